@@ -1,0 +1,52 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Install what the suite needs on a fresh Debian 12 host: the kernel build
+# dependencies, QEMU, the scenarios' tools (they run in the guest from the
+# host's filesystem) and virtme-ng in a project venv. Installs only what is
+# missing, so a warm rerun costs a few dpkg queries.
+#
+# usage: deps.sh [kunit|guest|all]
+
+. "$(dirname "$0")/lib.sh"
+
+what=${1:-all}
+
+# kunit: build a UML kernel and run kunit.py; checkpatch needs perl.
+pkgs_kunit="build-essential bc bison flex libelf-dev libssl-dev python3 perl
+	    rsync xz-utils ccache patch"
+# guest: build an x86_64 kernel and boot it under virtme-ng; the guest runs
+# the scenarios with the host's fio, dmsetup, losetup and mkfs.ext4.
+pkgs_guest="cpio kmod udev qemu-system-x86 python3-venv fio dmsetup
+	    e2fsprogs util-linux busybox-static"
+
+case $what in
+kunit) pkgs="$pkgs_kunit" ;;
+guest|all) pkgs="$pkgs_kunit $pkgs_guest" ;;
+*) die "deps.sh: unknown set '$what' (kunit, guest or all)" ;;
+esac
+[ -z "${KDIR:-}" ] && pkgs="$pkgs $DEBIAN_SRC_PKG"
+
+missing=
+for p in $pkgs; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||
+		missing="$missing $p"
+done
+
+if [ -n "$missing" ]; then
+	[ "$(id -u)" = 0 ] || die "missing packages:$missing (run as root to install them)"
+	note "installing:$missing"
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -qq >/dev/null 2>&1 || die "apt-get update failed"
+	# shellcheck disable=SC2086
+	apt-get install -y -qq --no-install-recommends $missing >/dev/null 2>&1 ||
+		die "cannot install:$missing (apt-get install failed)"
+fi
+
+if [ "$what" != kunit ] && [ ! -x "$VENV/bin/vng" ]; then
+	note "installing virtme-ng into $VENV"
+	python3 -m venv "$VENV" || die "cannot create the venv $VENV"
+	"$VENV/bin/pip" install -q virtme-ng >/dev/null 2>&1 ||
+		die "cannot install virtme-ng from PyPI into $VENV"
+fi
+exit 0

@@ -1,0 +1,47 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Configure and build the guest kernel: allnoconfig plus the virtme-ng guest
+# fragment plus the scenarios' own kselftest fragment, merged with the
+# tree's scripts/kconfig/merge_config.sh. Prints the bzImage path.
+#
+# usage: guest-kernel.sh TREE
+
+. "$(dirname "$0")/lib.sh"
+
+tree=$1
+[ "$ARCH" = x86_64 ] || die "ARCH=$ARCH: only x86_64 guests are supported"
+build=$CACHE/build/$(tree_name)/guest-$ARCH
+frags=("$SUITE_ROOT/configs/vng-guest-$ARCH.config"
+       "$tree/tools/testing/selftests/mm/mglru/config")
+mkdir -p "$build"
+
+cc=gcc
+if command -v ccache >/dev/null; then
+	export CCACHE_DIR=${CCACHE_DIR:-$CACHE/ccache}
+	cc="ccache gcc"
+fi
+kmake()
+{
+	make -C "$tree" O="$build" ARCH="$ARCH" CC="$cc" -j"$JOBS" "$@"
+}
+
+# Reconfigure only when a fragment changed (or on the first build).
+stamp=$build/.mglru-config-hash
+hash=$(cat "${frags[@]}" | sha1sum | cut -c1-16)
+if [ "$(cat "$stamp" 2>/dev/null)" != "$hash" ] || [ ! -f "$build/.config" ]; then
+	kmake allnoconfig >/dev/null || die "allnoconfig failed"
+	(cd "$build" && "$tree/scripts/kconfig/merge_config.sh" -m -O "$build" \
+		"$build/.config" "${frags[@]}") >/dev/null || die "merge_config.sh failed"
+	kmake olddefconfig >/dev/null || die "olddefconfig failed"
+	echo "$hash" >"$stamp"
+fi
+
+# Every option the fragments ask for must have survived olddefconfig.
+missing=$(cat "${frags[@]}" | grep -E '^CONFIG_[A-Z0-9_]+=y' | while read -r l; do
+	grep -qx "$l" "$build/.config" || echo "${l%=y}"
+done)
+[ -z "$missing" ] || die "guest config lacks:" $missing
+
+kmake bzImage >&2 || die "guest kernel build failed"
+echo "$build/arch/x86/boot/bzImage"

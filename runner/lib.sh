@@ -1,0 +1,66 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Shared by the runner's scripts: paths, one-line errors and phase timing.
+# Source it; do not run it.
+
+SUITE_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+CACHE=${CACHE:-$HOME/.cache/mglru-suite}
+ARCH=${ARCH:-x86_64}
+JOBS=${JOBS:-$(nproc)}
+VENV=$CACHE/venv
+
+# The embedded default kernel: Debian's packaged source.
+DEBIAN_SRC_PKG=linux-source-6.12
+DEBIAN_SRC_TAR=/usr/src/linux-source-6.12.tar.xz
+
+die()
+{
+	echo "mglru: error: $*" >&2
+	exit 1
+}
+
+note()
+{
+	echo "mglru: $*" >&2
+}
+
+# phase NAME CMD...: run CMD as one named phase and print one line with its
+# elapsed time; the phase's own output goes to $LOGDIR/NAME.log.
+phase()
+{
+	local name=$1 t0 rc log
+	shift
+	log=${LOGDIR:-$CACHE/logs}/$name.log
+	mkdir -p "$(dirname "$log")"
+	t0=$(date +%s)
+	printf '[%(%T)T] %-24s ...\n' -1 "$name" >&2
+	"$@" >"$log" 2>&1
+	rc=$?
+	if [ $rc -ne 0 ]; then
+		printf '[%(%T)T] %-24s FAILED after %ss (log: %s)\n' -1 "$name" \
+			$(($(date +%s) - t0)) "$log" >&2
+		tail -n 15 "$log" | sed 's/^/    | /' >&2
+		return $rc
+	fi
+	printf '[%(%T)T] %-24s done in %ss\n' -1 "$name" $(($(date +%s) - t0)) >&2
+}
+
+# The kernel source tree a run uses: KDIR if given, else the Debian one.
+check_kdir()
+{
+	local kdir=$1
+
+	[ -d "$kdir" ] || die "KDIR=$kdir: no such directory"
+	[ -f "$kdir/Makefile" ] && [ -f "$kdir/mm/vmscan.c" ] && [ -f "$kdir/Kconfig" ] ||
+		die "KDIR=$kdir is not a kernel source tree (no Makefile, Kconfig and mm/vmscan.c)"
+}
+
+# A short name for a tree: "debian-<version>" or "kdir-<hash of its path>".
+tree_name()
+{
+	if [ -n "${KDIR:-}" ]; then
+		echo "kdir-$(realpath "$KDIR" | sha1sum | cut -c1-10)"
+	else
+		echo "debian-6.12"
+	fi
+}

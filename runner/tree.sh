@@ -1,0 +1,99 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Prepare the scratch kernel tree a run builds: a copy of KDIR (or of
+# Debian's linux-source-6.12) with the suite applied. The source tree itself
+# is never modified. Prints the scratch tree's path on stdout.
+#
+# usage: tree.sh kunit|guest
+#
+# Applied, in order:
+#   patches/hook/      always (unless the tree already has the hook);
+#   patches/port-6.12/ to the kunit tree when it lacks lruvec_evictable_size(),
+#                      and to the guest tree only when VARIANT=port;
+#   $VARIANT_PATCHES   the patches of a validation kernel, if any;
+#   lib/tests/ and tools/testing/selftests/mm/mglru/ copied over, and
+#   mm/mglru added to the kselftest TARGETS.
+#
+# The copy is refreshed with rsync --checksum from a staging copy, so files
+# whose content did not change keep their timestamps and a warm rebuild is
+# incremental.
+
+. "$(dirname "$0")/lib.sh"
+set -o pipefail
+
+role=$1
+case $role in
+kunit|guest) ;;
+*) die "tree.sh: unknown role '$role' (kunit or guest)" ;;
+esac
+staging=$CACHE/trees/$(tree_name)/$role.staging
+tree=$CACHE/trees/$(tree_name)/$role
+mkdir -p "$CACHE/trees/$(tree_name)" "$CACHE/src"
+
+# one preparation at a time per source tree
+exec 9>"$CACHE/trees/$(tree_name)/.lock"
+flock 9 || die "cannot lock $CACHE/trees/$(tree_name)"
+
+if [ -n "${KDIR:-}" ]; then
+	check_kdir "$KDIR"
+	src=$(realpath "$KDIR")
+else
+	[ -f "$DEBIAN_SRC_TAR" ] || die "$DEBIAN_SRC_TAR missing: install $DEBIAN_SRC_PKG (make deps)"
+	version=$(dpkg-query -W -f='${Version}' "$DEBIAN_SRC_PKG")
+	src=$CACHE/src/$DEBIAN_SRC_PKG
+	if [ "$(cat "$src/.mglru-version" 2>/dev/null)" != "$version" ]; then
+		note "extracting $DEBIAN_SRC_PKG $version"
+		rm -rf "$src"
+		tar -C "$CACHE/src" -xf "$DEBIAN_SRC_TAR" || die "cannot extract $DEBIAN_SRC_TAR"
+		echo "$version" >"$src/.mglru-version"
+	fi
+fi
+
+rsync -a --delete --exclude=/.git --exclude=/.mglru-version "$src/" "$staging/" ||
+	die "cannot copy $src to $staging"
+if [ -f "$staging/.config" ] || [ -d "$staging/include/config" ]; then
+	# KDIR was built in-tree: O= builds need a clean source tree
+	make -s -C "$staging" mrproper >/dev/null || die "make mrproper failed in $staging"
+fi
+
+cd "$staging" || exit 1
+applied=
+
+apply()
+{
+	local p
+
+	for p in "$@"; do
+		patch -p1 --forward --quiet <"$p" >/dev/null ||
+			die "$(basename "$p") does not apply to $src"
+		applied="$applied ${p#"$SUITE_ROOT"/}"
+	done
+}
+
+grep -q CONFIG_MGLRU_KUNIT_TEST mm/vmscan.c || apply "$SUITE_ROOT"/patches/hook/*.patch
+if [ "$role" = kunit ] || [ "${VARIANT:-}" = port ]; then
+	grep -q 'lruvec_evictable_size(' mm/vmscan.c || apply "$SUITE_ROOT"/patches/port-6.12/*.patch
+fi
+for p in ${VARIANT_PATCHES:-}; do
+	[ -f "$p" ] || die "no such patch: $p"
+	apply "$p"
+done
+
+mkdir -p lib/tests tools/testing/selftests/mm/mglru
+cp "$SUITE_ROOT/lib/tests/mglru_kunit.c" lib/tests/
+rsync -a --delete "$SUITE_ROOT/tools/testing/selftests/mm/mglru/" tools/testing/selftests/mm/mglru/
+grep -q '^TARGETS += mm/mglru$' tools/testing/selftests/Makefile ||
+	sed -i 's|^TARGETS += mm$|&\nTARGETS += mm/mglru|' tools/testing/selftests/Makefile
+grep -q '^TARGETS += mm/mglru$' tools/testing/selftests/Makefile ||
+	die "cannot add mm/mglru to the kselftest TARGETS of $src"
+
+{
+	echo "source=$src"
+	echo "version=${version:-$(make -s kernelversion 2>/dev/null)}"
+	echo "variant=${VARIANT:-default}"
+	echo "applied=${applied# }"
+} >.mglru-suite
+
+rsync -a --checksum --delete "$staging/" "$tree/" || die "cannot refresh $tree"
+echo "$tree"
