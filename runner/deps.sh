@@ -6,7 +6,7 @@
 # host's filesystem) and virtme-ng in a project venv. Installs only what is
 # missing, so a warm rerun costs a few dpkg queries.
 #
-# usage: deps.sh [kunit|guest|all]
+# usage: deps.sh [kunit|check|guest|all]
 
 . "$(dirname "$0")/lib.sh"
 
@@ -22,10 +22,13 @@ pkgs_guest="cpio kmod udev qemu-system-x86 python3-venv fio dmsetup
 
 case $what in
 kunit) pkgs="$pkgs_kunit" ;;
-guest|all) pkgs="$pkgs_kunit $pkgs_guest" ;;
-*) die "deps.sh: unknown set '$what' (kunit, guest or all)" ;;
+check) pkgs="$pkgs_kunit shellcheck" ;;
+guest) pkgs="$pkgs_kunit $pkgs_guest" ;;
+all) pkgs="$pkgs_kunit $pkgs_guest shellcheck" ;;
+*) die "deps.sh: unknown set '$what' (kunit, check, guest or all)" ;;
 esac
 [ -z "${KDIR:-}" ] && pkgs="$pkgs $DEBIAN_SRC_PKG"
+pkgs="$pkgs ${EXTRA_PKGS:-}"
 
 missing=
 for p in $pkgs; do
@@ -43,7 +46,7 @@ if [ -n "$missing" ]; then
 		die "cannot install:$missing (apt-get install failed)"
 fi
 
-if [ "$what" != kunit ] && [ ! -x "$VENV/bin/vng" ]; then
+if { [ "$what" = guest ] || [ "$what" = all ]; } && [ ! -x "$VENV/bin/vng" ]; then
 	note "installing virtme-ng into $VENV"
 	python3 -m venv "$VENV" || die "cannot create the venv $VENV"
 	"$VENV/bin/pip" install -q virtme-ng >/dev/null 2>&1 ||

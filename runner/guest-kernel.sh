@@ -6,14 +6,21 @@
 # tree's scripts/kconfig/merge_config.sh. Prints the bzImage path.
 #
 # usage: guest-kernel.sh TREE
+#
+# EXTRA_CONFIG=<fragment> is merged last; GUEST_BUILD overrides the build
+# folder; CONFIGURE_ONLY=1 stops after the configuration and its check.
 
 . "$(dirname "$0")/lib.sh"
 
 tree=$1
 [ "$ARCH" = x86_64 ] || die "ARCH=$ARCH: only x86_64 guests are supported"
-build=$CACHE/build/$(tree_name)/guest-$ARCH
+build=${GUEST_BUILD:-$CACHE/build/$(tree_name)/guest-$ARCH}
 frags=("$SUITE_ROOT/configs/vng-guest-$ARCH.config"
        "$tree/tools/testing/selftests/mm/mglru/config")
+if [ -n "${EXTRA_CONFIG:-}" ]; then
+	[ -f "$EXTRA_CONFIG" ] || die "EXTRA_CONFIG=$EXTRA_CONFIG: no such file"
+	frags+=("$EXTRA_CONFIG")
+fi
 mkdir -p "$build"
 
 cc=gcc
@@ -37,11 +44,14 @@ if [ "$(cat "$stamp" 2>/dev/null)" != "$hash" ] || [ ! -f "$build/.config" ]; th
 	echo "$hash" >"$stamp"
 fi
 
-# Every option the fragments ask for must have survived olddefconfig.
-missing=$(cat "${frags[@]}" | grep -E '^CONFIG_[A-Z0-9_]+=y' | while read -r l; do
+# Every option the fragments ask for must have survived olddefconfig, and
+# the scenarios cannot run without MGLRU and memcg whatever the fragments say.
+missing=$( (cat "${frags[@]}" | grep -E '^CONFIG_[A-Z0-9_]+=y'
+	    printf 'CONFIG_LRU_GEN=y\nCONFIG_MEMCG=y\n') | sort -u | while read -r l; do
 	grep -qx "$l" "$build/.config" || echo "${l%=y}"
 done)
-[ -z "$missing" ] || die "guest config lacks:" $missing
+[ -z "$missing" ] || die "the guest kernel config lacks" $missing
+[ "${CONFIGURE_ONLY:-0}" = 1 ] && exit 0
 
 kmake bzImage >&2 || die "guest kernel build failed"
 echo "$build/arch/x86/boot/bzImage"

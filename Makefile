@@ -1,0 +1,52 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# MGLRU regression suite: the front door. Each target is one script in
+# runner/ (or tests/); README.rst explains them.
+#
+#   make              KUnit, guest kernel, kselftests and summary
+#   make check        the project's own tests (what CI runs)
+#
+# Variables (environment or command line):
+#   KDIR=<path>       a kernel tree to use instead of Debian's 6.12 (never
+#                     modified: the suite works on a scratch copy)
+#   ARCH=x86_64       guest architecture
+#   ACCEL=auto        auto|kvm|tcg: auto smoke-boots KVM and falls back to TCG
+#   JOBS, MEM, CPUS   build jobs, guest memory and vCPUs
+#   TESTS="a b"       run only these kselftests (see `make list`)
+#   KUNIT_ARCH=um     um|x86_64 for `make kunit`
+#   VARIANT=port      the guest kernel with the 6.12 helper port applied
+#   CACHE, RESULTS    cache folder, results folder of this run
+
+JOBS ?= $(shell nproc)
+export KDIR ARCH ACCEL JOBS MEM CPUS TESTS KUNIT_ARCH VARIANT CACHE RESULTS
+
+.PHONY: all kunit kselftest vm-shell mutants deps check list clean
+
+all:
+	@runner/suite.sh all
+
+kunit:
+	@runner/suite.sh kunit
+
+kselftest:
+	@runner/suite.sh kselftest
+
+vm-shell:
+	@runner/suite.sh vm-shell
+
+mutants:
+	@runner/mutants.sh
+
+deps:
+	@runner/deps.sh all
+
+check:
+	@tests/run.sh
+
+list:
+	@ls tools/testing/selftests/mm/mglru/*.c | xargs -n1 basename | \
+		sed -n 's/\.c$$//p' | grep -v '_lib$$'
+
+clean:
+	rm -rf results
+	rm -rf $${CACHE:-$$HOME/.cache/mglru-suite}/build $${CACHE:-$$HOME/.cache/mglru-suite}/trees

@@ -1,0 +1,69 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The suite's main job, one phase per line:
+#   all        KUnit (UML), then the guest kernel and the kselftests, then
+#              the summary against the kernel's expectations;
+#   kunit      KUnit only (KUNIT_ARCH=um|x86_64);
+#   kselftest  the guest kernel and the kselftests only;
+#   vm-shell   an interactive shell in the guest on the test kernel.
+# Variables: see the Makefile and README.rst.
+
+. "$(dirname "$0")/lib.sh"
+
+what=${1:-all}
+case $what in
+all|kunit|kselftest|vm-shell) ;;
+*) die "suite.sh: unknown job '$what' (all, kunit, kselftest or vm-shell)" ;;
+esac
+[ -n "${KDIR:-}" ] && check_kdir "$KDIR"
+case ${ACCEL:-auto} in
+auto|kvm|tcg) ;;
+*) die "ACCEL=$ACCEL: expected auto, kvm or tcg" ;;
+esac
+[ "$ARCH" = x86_64 ] || die "ARCH=$ARCH: only x86_64 guests are supported"
+case ${VARIANT:-} in
+''|default|port) ;;
+*) die "VARIANT=$VARIANT: unknown (default or port)" ;;
+esac
+
+run_id=$(date +%Y%m%d-%H%M%S)-$(tree_name)-${VARIANT:-default}
+RESULTS=${RESULTS:-$SUITE_ROOT/results/$run_id}
+mkdir -p "$RESULTS" || die "cannot create $RESULTS"
+RESULTS=$(realpath "$RESULTS")
+export LOGDIR=$RESULTS/logs
+ln -sfn "$RESULTS" "$SUITE_ROOT/results/latest" 2>/dev/null
+t0=$(date +%s)
+note "results: $RESULTS"
+
+deps=guest
+[ "$what" = kunit ] && [ "${KUNIT_ARCH:-um}" = um ] && deps=kunit
+phase deps "$SUITE_ROOT/runner/deps.sh" $deps || exit 1
+
+rc=0
+if [ "$what" = all ] || [ "$what" = kunit ]; then
+	phase tree-kunit "$SUITE_ROOT/runner/tree.sh" kunit || exit 1
+	ktree=$(tail -n1 "$LOGDIR/tree-kunit.log")
+	phase "kunit-${KUNIT_ARCH:-um}" "$SUITE_ROOT/runner/kunit.sh" "$ktree" "$RESULTS" \
+		"${KUNIT_ARCH:-um}" || rc=1
+fi
+
+if [ "$what" != kunit ]; then
+	phase tree-guest "$SUITE_ROOT/runner/tree.sh" guest || exit 1
+	gtree=$(tail -n1 "$LOGDIR/tree-guest.log")
+	phase build-guest "$SUITE_ROOT/runner/guest-kernel.sh" "$gtree" || exit 1
+	kernel=$(tail -n1 "$LOGDIR/build-guest.log")
+	if [ "$what" = vm-shell ]; then
+		exec "$SUITE_ROOT/runner/vm.sh" shell "$kernel"
+	fi
+	"$SUITE_ROOT/runner/kselftest.sh" "$gtree" "$kernel" "$RESULTS" || rc=1
+	cp "$gtree/.mglru-suite" "$RESULTS/tree-info"
+	cp "$(dirname "$kernel")/../../../.config" "$RESULTS/guest.config"
+fi
+
+expect=$SUITE_ROOT/expectations/$(tree_name)-${VARIANT:-default}.txt
+[ -f "$expect" ] || expect=
+python3 "$SUITE_ROOT/runner/summary.py" "$RESULTS" ${expect:+--expect "$expect"} \
+	--tree-info "$RESULTS/tree-info" --config "$RESULTS/guest.config" || rc=1
+note "total: $(($(date +%s) - t0))s"
+exit $rc

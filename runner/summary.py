@@ -1,0 +1,185 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Summarise one run's results folder: KUnit and kselftest verdicts, the
+metrics the scenarios print as '# metric <test> <key>=<value>' diagnostics,
+checked against the kernel's expectations file. Writes summary.json into the
+folder, prints a table and exits 0 only when every result passed or matched
+its recorded expectation."""
+
+import argparse
+import hashlib
+import json
+import os
+import re
+import sys
+
+RESULT = re.compile(r'^(not ok|ok) \d+ (?:- )?(\S+)(?:.*?#\s*(SKIP|TODO|XFAIL|TIMEOUT)\b(.*))?')
+METRIC = re.compile(r'^metric (\S+) ([A-Za-z0-9_.]+)=(\S+)$')
+OUTER = re.compile(r'^(not ok|ok) \d+ selftests: mm/mglru: (\S+)(?:\s*#\s*(\S+))?')
+
+
+def strip_diag(line):
+    """Nested KTAP output is indented by '# ' per level."""
+    depth = 0
+    while line.startswith('# '):
+        line = line[2:]
+        depth += 1
+    return depth, line.strip()
+
+
+def number(value):
+    try:
+        return int(value)
+    except ValueError:
+        try:
+            return float(value)
+        except ValueError:
+            return value
+
+
+def parse_kselftest(path):
+    """Test points (name -> verdict) and metrics (name -> {key: value})."""
+    points, metrics, outer = {}, {}, None
+    with open(path, errors='replace') as f:
+        for raw in f:
+            raw = raw.rstrip('\n')
+            m = OUTER.match(raw)
+            if m:
+                outer = (m.group(2), 'PASS' if m.group(1) == 'ok' else
+                         ('SKIP' if m.group(3) == 'SKIP' else 'FAIL'),
+                         m.group(3) or '')
+                continue
+            depth, line = strip_diag(raw)
+            if depth == 0:
+                continue
+            m = METRIC.match(line)
+            if m:
+                metrics.setdefault(m.group(1), {})[m.group(2)] = number(m.group(3))
+                continue
+            m = RESULT.match(line)
+            if m:
+                if m.group(3) == 'SKIP':
+                    verdict = 'SKIP'
+                else:
+                    verdict = 'PASS' if m.group(1) == 'ok' else 'FAIL'
+                points[m.group(2)] = verdict
+    return points, metrics, outer
+
+
+def walk_kunit(group, counts):
+    for case in group.get('test_cases', []):
+        counts[case['status']] = counts.get(case['status'], 0) + 1
+    for sub in group.get('sub_groups', []):
+        walk_kunit(sub, counts)
+
+
+def load_expectations(path):
+    """'<test point> FAIL|SKIP <reason>' per line; '#' starts a comment."""
+    expect = {}
+    if not path:
+        return expect
+    with open(path) as f:
+        for n, line in enumerate(f, 1):
+            line = line.split('#', 1)[0].strip() if not line.lstrip().startswith('#') else ''
+            if not line:
+                continue
+            parts = line.split(None, 2)
+            if len(parts) < 2 or parts[1] not in ('FAIL', 'SKIP'):
+                sys.exit(f'mglru: error: {path}:{n}: expected "<test> FAIL|SKIP <reason>"')
+            expect[parts[0]] = (parts[1], parts[2] if len(parts) > 2 else '')
+    return expect
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument('results')
+    ap.add_argument('--tree-info', help='the scratch tree\'s .mglru-suite file')
+    ap.add_argument('--config', help='the guest kernel .config')
+    ap.add_argument('--expect', help='expectations file for this kernel')
+    args = ap.parse_args()
+
+    res = args.results
+    if not os.path.isdir(res):
+        sys.exit(f'mglru: error: no results folder {res}')
+    summary = {'kernel': {}, 'kunit': {}, 'kselftest': []}
+
+    if args.tree_info and os.path.exists(args.tree_info):
+        with open(args.tree_info) as f:
+            for line in f:
+                k, _, v = line.rstrip('\n').partition('=')
+                summary['kernel'][k] = v
+    if os.path.exists(os.path.join(res, 'guest-uname')):
+        with open(os.path.join(res, 'guest-uname')) as f:
+            summary['kernel']['uname'] = f.read().strip()
+    if args.config and os.path.exists(args.config):
+        with open(args.config, 'rb') as f:
+            summary['kernel']['config_sha1'] = hashlib.sha1(f.read()).hexdigest()
+    if os.path.exists(os.path.join(res, 'accel')):
+        with open(os.path.join(res, 'accel')) as f:
+            summary['accelerator'] = f.read().strip()
+    expect = load_expectations(args.expect)
+    summary['expectations'] = args.expect
+
+    bad = []
+    rows = []
+    for name in sorted(os.listdir(res)):
+        m = re.match(r'kunit-(\w+)\.json$', name)
+        if m:
+            with open(os.path.join(res, name)) as f:
+                counts = {}
+                walk_kunit(json.load(f), counts)
+            summary['kunit'][m.group(1)] = counts
+            ok = counts.get('PASS', 0) > 0 and set(counts) <= {'PASS', 'SKIP'}
+            rows.append((f'kunit ({m.group(1)})', '', 'PASS' if ok else 'FAIL',
+                         ' '.join(f'{k.lower()}={v}' for k, v in sorted(counts.items()))))
+            if not ok:
+                bad.append(f'kunit-{m.group(1)}')
+            continue
+        m = re.match(r'kselftest-(\S+)\.ktap$', name)
+        if not m:
+            continue
+        points, metrics, outer = parse_kselftest(os.path.join(res, name))
+        if not points:
+            # the program died before reporting: use the runner's verdict
+            verdict = outer[1] if outer else 'FAIL'
+            points = {m.group(1): 'FAIL' if verdict == 'PASS' else verdict}
+            metrics.setdefault(m.group(1), {})['runner'] = outer[2] if outer else 'no output'
+        for point, verdict in points.items():
+            test, _, mode = point.rpartition('_')
+            if mode not in ('mglru', 'classic'):
+                test, mode = point, ''
+            exp = expect.get(point)
+            status = verdict
+            if exp and exp[0] == verdict:
+                status = f'{verdict} (expected: {exp[1]})'
+            elif exp and verdict == 'PASS':
+                status = f'UNEXPECTED PASS (expected {exp[0]}: {exp[1]})'
+                bad.append(point)
+            elif verdict == 'FAIL':
+                bad.append(point)
+            entry = {'test': test, 'mode': mode, 'verdict': verdict,
+                     'expected': exp[0] if exp else 'PASS',
+                     'metrics': metrics.get(point, {})}
+            summary['kselftest'].append(entry)
+            shown = ' '.join(f'{k}={v}' for k, v in entry['metrics'].items())
+            rows.append((test, mode, status, shown))
+
+    summary['ok'] = not bad
+    with open(os.path.join(res, 'summary.json'), 'w') as f:
+        json.dump(summary, f, indent=2)
+        f.write('\n')
+
+    k = summary['kernel']
+    print(f"kernel: {k.get('uname', k.get('version', '?'))} variant={k.get('variant', '?')}"
+          f" accel={summary.get('accelerator', '-')}")
+    w = max([len(r[0]) for r in rows] + [4])
+    for r in rows:
+        print(f'{r[0]:<{w}}  {r[1]:<7}  {r[2]:<8}  {r[3]}')
+    if bad:
+        print(f"mglru: {len(bad)} unexpected result(s): {' '.join(bad)}")
+    print(f'summary: {os.path.join(res, "summary.json")}')
+    return 0 if not bad else 1
+
+
+if __name__ == '__main__':
+    sys.exit(main())

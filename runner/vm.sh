@@ -1,0 +1,110 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Boot the guest kernel with virtme-ng and run one command in it.
+#
+# usage: vm.sh accel BZIMAGE          print the accelerator to use (kvm|tcg)
+#        vm.sh run BZIMAGE DIR CMD    run CMD in the guest; DIR is a host
+#                                     directory the guest may write; CMD's
+#                                     output lands in DIR/guest.out and its
+#                                     exit status in DIR/guest.rc
+#        vm.sh shell BZIMAGE          an interactive guest shell
+#
+# MEM, CPUS, ACCEL (auto|kvm|tcg) and BOOT_TIMEOUT (seconds) tune the guest.
+
+. "$(dirname "$0")/lib.sh"
+
+MEM=${MEM:-2G}
+CPUS=${CPUS:-2}
+ACCEL=${ACCEL:-auto}
+BOOT_TIMEOUT=${BOOT_TIMEOUT:-120}
+vng=$VENV/bin/vng
+[ -x "$vng" ] || die "virtme-ng is not installed in $VENV (make deps)"
+
+cmd=$1 kernel=$2
+shift 2
+[ -f "$kernel" ] || die "no guest kernel at $kernel"
+
+vng_args()
+{
+	local accel=$1
+
+	echo "-r $kernel --memory $MEM --cpus $CPUS --user root"
+	[ "$accel" = tcg ] && echo "--disable-kvm"
+}
+
+# guest ACCEL TIMEOUT DIR CMD: boot, run CMD with its output in DIR, power off.
+# The console goes to DIR/console.log; CMD's status to DIR/guest.rc.
+guest()
+{
+	local accel=$1 tmo=$2 dir=$3 rc
+	shift 3
+
+	rm -f "$dir/guest.rc" "$dir/guest.out"
+	# shellcheck disable=SC2046
+	timeout --foreground -k 10 "$tmo" "$vng" $(vng_args "$accel") --verbose \
+		--rwdir="$dir" \
+		--exec "cd /; ( $* ) >$dir/guest.out 2>&1; echo \$? >$dir/guest.rc" \
+		</dev/null >"$dir/console.log" 2>&1
+	rc=$?
+	[ -f "$dir/guest.rc" ] && return 0
+	[ $rc -eq 124 ] && echo "timed out after ${tmo}s" >"$dir/guest.err" ||
+		echo "vng exited with status $rc" >"$dir/guest.err"
+	return 1
+}
+
+pick_accel()
+{
+	local dir
+
+	case $ACCEL in
+	tcg) echo tcg; return ;;
+	kvm|auto) ;;
+	*) die "ACCEL=$ACCEL: expected auto, kvm or tcg" ;;
+	esac
+	if [ ! -w /dev/kvm ]; then
+		[ "$ACCEL" = kvm ] && die "ACCEL=kvm but /dev/kvm is not usable"
+		note "accelerator: tcg (no usable /dev/kvm)"
+		echo tcg
+		return
+	fi
+	# A short timed smoke boot: KVM guests have died or hung on these hosts.
+	dir=$(mktemp -d)
+	if guest kvm "${KVM_PROBE_TIMEOUT:-45}" "$dir" "echo mglru-smoke-ok" &&
+	   grep -q mglru-smoke-ok "$dir/guest.out"; then
+		note "accelerator: kvm (smoke boot passed)"
+		rm -rf "$dir"
+		echo kvm
+		return
+	fi
+	[ "$ACCEL" = kvm ] && die "ACCEL=kvm but a KVM smoke boot failed: $(cat "$dir/guest.err" 2>/dev/null)"
+	note "accelerator: tcg (kvm smoke boot failed: $(cat "$dir/guest.err" 2>/dev/null || grep -m1 -i 'error' "$dir/console.log"))"
+	rm -rf "$dir"
+	echo tcg
+}
+
+case $cmd in
+accel)
+	pick_accel
+	;;
+run)
+	dir=$1
+	shift
+	mkdir -p "$dir"
+	accel=${GUEST_ACCEL:-$(pick_accel)}
+	if ! guest "$accel" "$BOOT_TIMEOUT" "$dir" "$@"; then
+		echo "mglru: error: the guest did not run its command ($(cat "$dir/guest.err")); console tail:" >&2
+		tail -n 20 "$dir/console.log" | sed 's/^/    | /' >&2
+		exit 1
+	fi
+	exit "$(cat "$dir/guest.rc")"
+	;;
+shell)
+	accel=${GUEST_ACCEL:-$(pick_accel)}
+	# shellcheck disable=SC2046
+	exec "$vng" $(vng_args "$accel")
+	;;
+*)
+	die "vm.sh: unknown command '$cmd' (accel, run or shell)"
+	;;
+esac

@@ -1,0 +1,37 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# `make check`: the project's own tests, what CI runs. Each check is one
+# line; the last line is "N passed, N failed". Logs: results/check/.
+
+cd "$(dirname "$0")/.." || exit 1
+. runner/lib.sh
+
+export LOGDIR=$SUITE_ROOT/results/check
+rm -rf "$LOGDIR"
+mkdir -p "$LOGDIR"
+passed=0 failed=0
+
+check()
+{
+	local name=$1
+	shift
+	if phase "$name" "$@"; then
+		passed=$((passed + 1))
+	else
+		failed=$((failed + 1))
+	fi
+}
+
+check deps runner/deps.sh check
+check tree-kunit runner/tree.sh kunit
+check static tests/static.sh "$(tail -n1 "$LOGDIR/tree-kunit.log")"
+check summary tests/summary.sh
+check runner-input tests/runner-input.sh
+check selftests-build tests/selftests-build.sh
+check kunit-um runner/suite.sh kunit
+check mutants runner/mutants.sh
+grep -h "mutants killed" "$LOGDIR/mutants.log" >&2
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,21 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The mm/mglru kselftests build (and install) warning-free against the guest
+# tree with the kselftest machinery. They are never run on the host: its
+# kernel has no MGLRU and mounts cgroup v1.
+
+cd "$(dirname "$0")/.." || exit 1
+. runner/lib.sh
+tree=$(runner/tree.sh guest) || exit 1
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+make -C "$tree/tools/testing/selftests" TARGETS=mm/mglru O="$out/build" \
+	INSTALL_PATH="$out/install" install 2>&1 | tee "$out/log"
+[ "${PIPESTATUS[0]}" -eq 0 ] || exit 1
+if grep -E 'warning:|error:' "$out/log"; then
+	echo "selftests-build: the kselftests build with warnings"
+	exit 1
+fi
+grep -q '^mm/mglru:' "$out/install/kselftest-list.txt" ||
+	{ echo "selftests-build: no mm/mglru tests installed"; exit 1; }

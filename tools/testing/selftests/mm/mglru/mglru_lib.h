@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Shared helpers for the MGLRU regression selftests: LRU mode switching,
+ * memcg setup, workload children, guest-local block devices, zram swap,
+ * metrics and a cleanup registry that also runs from signal handlers.
+ */
+#ifndef __MGLRU_LIB_H
+#define __MGLRU_LIB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#define MGLRU_MODE_MGLRU	0
+#define MGLRU_MODE_CLASSIC	1
+#define MGLRU_NR_MODES		2
+#define MGLRU_MODES_ALL		((1U << MGLRU_NR_MODES) - 1)
+
+#define MGLRU_PATH_LEN		256
+#define MGLRU_REASON_LEN	256
+
+#define SZ_1M			(1UL << 20)
+
+extern const char * const mglru_mode_names[MGLRU_NR_MODES];
+
+/* Filled by any helper that returns MGLRU_SKIP. */
+extern char mglru_skip_reason[MGLRU_REASON_LEN];
+
+#define MGLRU_OK	0
+#define MGLRU_ERR	-1
+#define MGLRU_SKIP	-2
+
+struct mglru_bdev {
+	char base[MGLRU_PATH_LEN];	/* private directory under /tmp */
+	char tmpfs[MGLRU_PATH_LEN];	/* tmpfs mount holding the backing file */
+	char backing[MGLRU_PATH_LEN];	/* backing file */
+	char loop[MGLRU_PATH_LEN];	/* /dev/loopN */
+	char dm_name[64];		/* dm-delay target name, "" if none */
+	char dev[MGLRU_PATH_LEN];	/* device holding the ext4 filesystem */
+	char mnt[MGLRU_PATH_LEN];	/* ext4 mount point */
+};
+
+/* Option parsing. */
+int mglru_parse_mode(const char *arg, unsigned int *mask);
+int mglru_parse_size(const char *arg, unsigned long *bytes);
+int mglru_parse_ulong(const char *arg, unsigned long *val);
+void mglru_usage_error(const char *prog, const char *usage);
+
+/* Global prerequisites and setup; return MGLRU_OK, MGLRU_ERR or MGLRU_SKIP. */
+int mglru_init(void);
+int mglru_set_lru_mode(int mode);
+int mglru_write_restore(const char *path, const char *val);
+int mglru_need_tools(const char * const *tools);
+
+/* Time and metrics. */
+double mglru_now(void);
+void mglru_sleep_ms(unsigned int ms);
+void mglru_metric(const char *test, const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void *mglru_shared_alloc(size_t size);
+
+/* memcg helpers; the harness never joins a test memcg. */
+const char *mglru_memcg_create(const char *name, long max, long swap_max);
+long mglru_memcg_stat(const char *cg, const char *key);
+long mglru_memcg_event(const char *cg, const char *key);
+long mglru_vmstat(const char *key);
+
+/* Workload children, each joins @cg before running. */
+pid_t mglru_spawn(const char *cg, int (*fn)(void *arg), void *arg);
+pid_t mglru_spawn_exec(const char *cg, char *const argv[]);
+int mglru_wait(pid_t pid, int *status, double timeout_s);
+int mglru_reap(pid_t pid, int *status);
+void mglru_kill(pid_t pid);
+
+/* Guest-local block devices and swap. */
+int mglru_bdev_setup(struct mglru_bdev *b, unsigned long size,
+		     long write_delay_ms);
+int mglru_bdev_remount(struct mglru_bdev *b);
+int mglru_create_file(const char *path, unsigned long size);
+int mglru_zram_swap_setup(unsigned long size);
+
+/* Cleanup registry: release everything registered after @mark. */
+int mglru_cleanup_mark(void);
+void mglru_cleanup_to(int mark);
+
+#endif /* __MGLRU_LIB_H */
