@@ -50,7 +50,7 @@ missing=$( (cat "${frags[@]}" | grep -E '^CONFIG_[A-Z0-9_]+=y'
 	    printf 'CONFIG_LRU_GEN=y\nCONFIG_MEMCG=y\n') | sort -u | while read -r l; do
 	grep -qx "$l" "$build/.config" || echo "${l%=y}"
 done)
-[ -z "$missing" ] || die "the guest kernel config lacks" $missing
+[ -z "$missing" ] || die "the guest kernel config lacks $(echo "$missing" | tr "\n" " ")"
 [ "${CONFIGURE_ONLY:-0}" = 1 ] && exit 0
 
 kmake bzImage >&2 || die "guest kernel build failed"

@@ -24,7 +24,7 @@ known=$(sed -n 's/^mm\/mglru://p' "$install/kselftest-list.txt")
 tests=${TESTS:-$known}
 for t in $tests; do
 	echo "$known" | grep -qx "$t" ||
-		die "unknown test '$t' (known: $(echo $known))"
+		die "unknown test '$t' (known: $(echo "$known" | tr '\n' ' '))"
 done
 
 export GUEST_ACCEL=${GUEST_ACCEL:-$("$SUITE_ROOT/runner/vm.sh" accel "$kernel")} || exit 1

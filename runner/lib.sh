@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash disable=SC2034 # (variables used by the scripts that source it)
 #
 # Shared by the runner's scripts: paths, one-line errors and phase timing.
 # Source it; do not run it.
@@ -51,8 +52,9 @@ check_kdir()
 	local kdir=$1
 
 	[ -d "$kdir" ] || die "KDIR=$kdir: no such directory"
-	[ -f "$kdir/Makefile" ] && [ -f "$kdir/mm/vmscan.c" ] && [ -f "$kdir/Kconfig" ] ||
+	if [ ! -f "$kdir/Makefile" ] || [ ! -f "$kdir/mm/vmscan.c" ] || [ ! -f "$kdir/Kconfig" ]; then
 		die "KDIR=$kdir is not a kernel source tree (no Makefile, Kconfig and mm/vmscan.c)"
+	fi
 }
 
 # A short name for a tree: "debian-<version>" or "kdir-<hash of its path>".

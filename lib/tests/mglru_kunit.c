@@ -101,7 +101,8 @@ static const struct mglru_size_case mglru_size_cases[] = {
 		.name = "swappiness_0_counts_file_only",
 		.swappiness = 0,
 		.state = { .min_seq = { 3, 3 }, .max_seq = 5, .pages = {
-			{ 3, LRU_GEN_FILE, 0, 10 }, { 5, LRU_GEN_FILE, 0, 20 }, { 4, LRU_GEN_ANON, 0, 100 },
+			{ 3, LRU_GEN_FILE, 0, 10 }, { 5, LRU_GEN_FILE, 0, 20 },
+			{ 4, LRU_GEN_ANON, 0, 100 },
 		} },
 		.expected = 30,
 	},
@@ -109,7 +110,8 @@ static const struct mglru_size_case mglru_size_cases[] = {
 		.name = "swappiness_1_counts_anon_and_file",
 		.swappiness = 1,
 		.state = { .min_seq = { 3, 3 }, .max_seq = 5, .pages = {
-			{ 3, LRU_GEN_FILE, 0, 10 }, { 5, LRU_GEN_FILE, 0, 20 }, { 4, LRU_GEN_ANON, 0, 100 },
+			{ 3, LRU_GEN_FILE, 0, 10 }, { 5, LRU_GEN_FILE, 0, 20 },
+			{ 4, LRU_GEN_ANON, 0, 100 },
 		} },
 		.expected = 130,
 	},
@@ -117,7 +119,8 @@ static const struct mglru_size_case mglru_size_cases[] = {
 		.name = "swappiness_200_counts_anon_and_file",
 		.swappiness = MAX_SWAPPINESS,
 		.state = { .min_seq = { 3, 3 }, .max_seq = 5, .pages = {
-			{ 3, LRU_GEN_FILE, 0, 10 }, { 5, LRU_GEN_FILE, 0, 20 }, { 4, LRU_GEN_ANON, 0, 100 },
+			{ 3, LRU_GEN_FILE, 0, 10 }, { 5, LRU_GEN_FILE, 0, 20 },
+			{ 4, LRU_GEN_ANON, 0, 100 },
 		} },
 		.expected = 130,
 	},
@@ -126,7 +129,8 @@ static const struct mglru_size_case mglru_size_cases[] = {
 		.name = "swappiness_anon_only_counts_anon_only",
 		.swappiness = SWAPPINESS_ANON_ONLY,
 		.state = { .min_seq = { 3, 3 }, .max_seq = 5, .pages = {
-			{ 3, LRU_GEN_FILE, 0, 10 }, { 5, LRU_GEN_FILE, 0, 20 }, { 4, LRU_GEN_ANON, 0, 100 },
+			{ 3, LRU_GEN_FILE, 0, 10 }, { 5, LRU_GEN_FILE, 0, 20 },
+			{ 4, LRU_GEN_ANON, 0, 100 },
 		} },
 		.expected = 100,
 	},
