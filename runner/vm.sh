@@ -19,6 +19,7 @@ CPUS=${CPUS:-2}
 ACCEL=${ACCEL:-auto}
 BOOT_TIMEOUT=${BOOT_TIMEOUT:-120}
 vng=$VENV/bin/vng
+export PATH=$VENV/bin:$PATH
 [ -x "$vng" ] || die "virtme-ng is not installed in $VENV (make deps)"
 
 cmd=$1 kernel=$2
