@@ -46,6 +46,7 @@ if [ "$what" = all ] || [ "$what" = kunit ]; then
 	ktree=$(tail -n1 "$LOGDIR/tree-kunit.log")
 	phase "kunit-${KUNIT_ARCH:-um}" "$SUITE_ROOT/runner/kunit.sh" "$ktree" "$RESULTS" \
 		"${KUNIT_ARCH:-um}" || rc=1
+	cp "$ktree/.mglru-suite" "$RESULTS/tree-info"
 fi
 
 if [ "$what" != kunit ]; then

@@ -30,6 +30,7 @@ check summary tests/summary.sh
 check runner-input tests/runner-input.sh
 check selftests-build tests/selftests-build.sh
 check kunit-um runner/suite.sh kunit
+check w1-vmscan tests/w1.sh
 check mutants runner/mutants.sh
 grep -h "mutants killed" "$LOGDIR/mutants.log" >&2
 
