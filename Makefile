@@ -13,14 +13,16 @@
 #   ACCEL=auto        auto|kvm|tcg: auto smoke-boots KVM and falls back to TCG
 #   JOBS, MEM, CPUS   build jobs, guest memory and vCPUs
 #   TESTS="a b"       run only these kselftests (see `make list`)
+#   REPEAT=N          run each kselftest N times (detection rates)
+#   A=, B=            two results folders for `make compare`
 #   KUNIT_ARCH=um     um|x86_64 for `make kunit`
 #   VARIANT=port      the guest kernel with the 6.12 helper port applied
 #   CACHE, RESULTS    cache folder, results folder of this run
 
 JOBS ?= $(shell nproc)
-export KDIR ARCH ACCEL JOBS MEM CPUS TESTS KUNIT_ARCH VARIANT CACHE RESULTS
+export KDIR ARCH ACCEL JOBS MEM CPUS TESTS REPEAT KUNIT_ARCH VARIANT CACHE RESULTS
 
-.PHONY: all kunit kselftest vm-shell mutants deps check list clean
+.PHONY: all kunit kselftest vm-shell mutants compare deps check list clean
 
 all:
 	@runner/suite.sh all
@@ -36,6 +38,9 @@ vm-shell:
 
 mutants:
 	@runner/mutants.sh
+
+compare:
+	@runner/compare.py "$(A)" "$(B)"
 
 deps:
 	@runner/deps.sh all

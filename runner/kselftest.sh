@@ -7,7 +7,8 @@
 #
 # usage: kselftest.sh TREE BZIMAGE RESULTS_DIR
 # TESTS="a b" runs a subset (names as in kselftest-list.txt, without the
-# mm/mglru: prefix).
+# mm/mglru: prefix); REPEAT=N runs each test N times (the summary reports
+# how many runs failed and the median metrics).
 
 . "$(dirname "$0")/lib.sh"
 
@@ -30,12 +31,22 @@ done
 export GUEST_ACCEL=${GUEST_ACCEL:-$("$SUITE_ROOT/runner/vm.sh" accel "$kernel")} || exit 1
 echo "$GUEST_ACCEL" >"$results/accel"
 
+repeat=${REPEAT:-1}
+case $repeat in
+''|*[!0-9]*|0) die "REPEAT=$repeat: expected a positive number" ;;
+esac
+
 rc=0
 for t in $tests; do
-	dir=$results/guest-$t
-	phase "test-$t" "$SUITE_ROOT/runner/vm.sh" run "$kernel" "$dir" \
-		"uname -r; cd $install && ./run_kselftest.sh -t mm/mglru:$t" || rc=1
-	[ -f "$dir/guest.out" ] && sed '1d' "$dir/guest.out" >"$results/kselftest-$t.ktap"
-	[ -f "$dir/guest.out" ] && head -n1 "$dir/guest.out" >"$results/guest-uname"
+	for i in $(seq "$repeat"); do
+		run=$t
+		[ "$repeat" -gt 1 ] && run=$t.r$i
+		dir=$results/guest-$run
+		phase "test-$run" "$SUITE_ROOT/runner/vm.sh" run "$kernel" "$dir" \
+			"uname -r; cd $install && ./run_kselftest.sh -t mm/mglru:$t" || rc=1
+		[ -f "$dir/guest.out" ] || continue
+		sed '1d' "$dir/guest.out" >"$results/kselftest-$run.ktap"
+		head -n1 "$dir/guest.out" >"$results/guest-uname"
+	done
 done
 exit $rc

@@ -66,6 +66,23 @@ def parse_kselftest(path):
     return points, metrics, outer
 
 
+def median_metrics(all_metrics):
+    """Per key, the median over repeated runs of the numeric values."""
+    keys = []
+    for mt in all_metrics:
+        keys += [k for k in mt if k not in keys]
+    out = {}
+    for k in keys:
+        vals = [mt[k] for mt in all_metrics if k in mt]
+        nums = sorted(v for v in vals if isinstance(v, (int, float)))
+        if len(nums) == len(vals) and nums:
+            mid = len(nums) // 2
+            out[k] = nums[mid] if len(nums) % 2 else (nums[mid - 1] + nums[mid]) / 2
+        else:
+            out[k] = vals[-1]
+    return out
+
+
 def walk_kunit(group, counts):
     for case in group.get('test_cases', []):
         counts[case['status']] = counts.get(case['status'], 0) + 1
@@ -122,6 +139,7 @@ def main():
 
     bad = []
     rows = []
+    runs = {}
     for name in sorted(os.listdir(res)):
         m = re.match(r'kunit-(\w+)\.json$', name)
         if m:
@@ -135,7 +153,7 @@ def main():
             if not ok:
                 bad.append(f'kunit-{m.group(1)}')
             continue
-        m = re.match(r'kselftest-(\S+)\.ktap$', name)
+        m = re.match(r'kselftest-(\w+?)(?:\.r\d+)?\.ktap$', name)
         if not m:
             continue
         points, metrics, outer = parse_kselftest(os.path.join(res, name))
@@ -145,24 +163,35 @@ def main():
             points = {m.group(1): 'FAIL' if verdict == 'PASS' else verdict}
             metrics.setdefault(m.group(1), {})['runner'] = outer[2] if outer else 'no output'
         for point, verdict in points.items():
-            test, _, mode = point.rpartition('_')
-            if mode not in ('mglru', 'classic'):
-                test, mode = point, ''
-            exp = expect.get(point)
-            status = verdict
-            if exp and exp[0] == verdict:
-                status = f'{verdict} (expected: {exp[1]})'
-            elif exp and verdict == 'PASS':
-                status = f'UNEXPECTED PASS (expected {exp[0]}: {exp[1]})'
-                bad.append(point)
-            elif verdict == 'FAIL':
-                bad.append(point)
-            entry = {'test': test, 'mode': mode, 'verdict': verdict,
-                     'expected': exp[0] if exp else 'PASS',
-                     'metrics': metrics.get(point, {})}
-            summary['kselftest'].append(entry)
-            shown = ' '.join(f'{k}={v}' for k, v in entry['metrics'].items())
-            rows.append((test, mode, status, shown))
+            runs.setdefault(point, []).append((verdict, metrics.get(point, {})))
+
+    for point, results in runs.items():
+        verdicts = [v for v, _ in results]
+        counts = {v: verdicts.count(v) for v in set(verdicts)}
+        # with REPEAT=N the verdict is the majority's; ties count as FAIL
+        verdict = max(sorted(counts), key=lambda v: (counts[v], v == 'FAIL'))
+        test, _, mode = point.rpartition('_')
+        if mode not in ('mglru', 'classic'):
+            test, mode = point, ''
+        exp = expect.get(point)
+        status = verdict
+        if exp and exp[0] == verdict:
+            status = f'{verdict} (expected: {exp[1]})'
+        elif exp and verdict == 'PASS':
+            status = f'UNEXPECTED PASS (expected {exp[0]}: {exp[1]})'
+            bad.append(point)
+        elif verdict == 'FAIL':
+            bad.append(point)
+        entry = {'test': test, 'mode': mode, 'verdict': verdict,
+                 'expected': exp[0] if exp else 'PASS',
+                 'runs': len(results), 'verdicts': counts,
+                 'metrics': median_metrics([mt for _, mt in results])}
+        if len(results) > 1:
+            entry['all_metrics'] = [mt for _, mt in results]
+            status = f'{status} [{counts.get("FAIL", 0)}/{len(results)} failed]'
+        summary['kselftest'].append(entry)
+        shown = ' '.join(f'{k}={v}' for k, v in entry['metrics'].items())
+        rows.append((test, mode, status, shown))
 
     summary['ok'] = not bad
     with open(os.path.join(res, 'summary.json'), 'w') as f:

@@ -47,5 +47,27 @@ cp -r "$fx/fail" "$tmp/dead"
 expect_rc 1 "a test that timed out fails the run" runner/summary.py "$tmp/dead"
 grep -q 'TIMEOUT' "$tmp/dead/summary.json" || { echo "FAIL: timeout not recorded"; rc=1; }
 
+cp -r "$fx/repeat" "$tmp/rep"
+expect_rc 1 "REPEAT: a majority of failing runs fails the test" runner/summary.py "$tmp/rep"
+grep -q '\[2/3 failed\]' "$tmp/out" || { echo "FAIL: no failure count shown"; rc=1; }
+python3 - "$tmp/rep/summary.json" <<'PY' || rc=1
+import json, sys
+t = json.load(open(sys.argv[1]))['kselftest'][0]
+assert t['runs'] == 3 and t['verdicts'] == {'FAIL': 2, 'PASS': 1}, t
+assert t['metrics']['duration_s'] == 200 and t['metrics']['oom_kill'] == 1, t
+print('ok   REPEAT: counts and median metrics reach summary.json')
+PY
+
+cp -r "$fx/pass" "$tmp/a"
+runner/summary.py "$tmp/a" --expect "$fx/expect-classic-fails.txt" >/dev/null
+cp -r "$fx/pass" "$tmp/b"
+sed -i 's/^# ok 1 readahead_refault_mglru/# not ok 1 readahead_refault_mglru/' \
+	"$tmp/b/kselftest-readahead_refault.ktap"
+runner/summary.py "$tmp/b" >/dev/null
+expect_rc 0 "compare: the same run is not a regression" runner/compare.py "$tmp/a" "$tmp/a"
+expect_rc 1 "compare: PASS in A and FAIL in B is a regression" runner/compare.py "$tmp/a" "$tmp/b"
+grep -q 'verdict: regressed' "$tmp/out" || { echo "FAIL: no regressed verdict"; rc=1; }
+expect_rc 1 "compare: a missing run is an error" runner/compare.py "$tmp/a" "$tmp/none"
+
 expect_rc 1 "a missing results folder is an error" runner/summary.py "$tmp/nonexistent"
 exit $rc
