@@ -35,7 +35,14 @@ vng_args()
 }
 
 # guest ACCEL TIMEOUT DIR CMD: boot, run CMD with its output in DIR, power off.
-# The console goes to DIR/console.log; CMD's status to DIR/guest.rc.
+# The console goes to DIR/console.log; CMD's status to DIR/guest.rc. CMD's
+# output goes through a pipe: the kselftest runner reopens /dev/stdout in
+# append mode, which on a plain file would be overwritten by later writes.
+# virtme-ng points /dev/stdout and /dev/stderr at its own virtio ports:
+# point them back at the command's descriptors, or the kselftest runner's
+# output (written to /dev/stdout) bypasses DIR/guest.out.
+std_links='ln -sfn /proc/self/fd/1 /dev/stdout; ln -sfn /proc/self/fd/2 /dev/stderr;'
+
 guest()
 {
 	local accel=$1 tmo=$2 dir=$3 rc
@@ -45,7 +52,7 @@ guest()
 	# shellcheck disable=SC2046
 	timeout --foreground -k 10 "$tmo" "$vng" $(vng_args "$accel") --verbose \
 		--rwdir="$dir" \
-		--exec "cd /; ( $* ) >$dir/guest.out 2>&1; echo \$? >$dir/guest.rc" \
+		--exec "$std_links cd /; { ( $* ); echo \$? >$dir/guest.rc; } 2>&1 | cat >$dir/guest.out" \
 		</dev/null >"$dir/console.log" 2>&1
 	rc=$?
 	[ -f "$dir/guest.rc" ] && return 0
