@@ -24,7 +24,8 @@ esac
 [ "$ARCH" = x86_64 ] || die "ARCH=$ARCH: only x86_64 guests are supported"
 case ${VARIANT:-} in
 ''|default|port) ;;
-*) die "VARIANT=$VARIANT: unknown (default or port)" ;;
+*) [ -d "$SUITE_ROOT/patches/variants/$VARIANT" ] ||
+	die "VARIANT=$VARIANT: unknown (default, port or one of: $(ls "$SUITE_ROOT/patches/variants" 2>/dev/null | tr '\n' ' '))" ;;
 esac
 
 run_id=$(date +%Y%m%d-%H%M%S)-$(tree_name)-${VARIANT:-default}

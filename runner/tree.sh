@@ -11,7 +11,7 @@
 #   patches/hook/      always (unless the tree already has the hook);
 #   patches/port-6.12/ to the kunit tree when it lacks lruvec_evictable_size(),
 #                      and to the guest tree only when VARIANT=port;
-#   $VARIANT_PATCHES   the patches of a validation kernel, if any;
+#   patches/variants/$VARIANT/ to the guest tree: a validation kernel;
 #   lib/tests/ and tools/testing/selftests/mm/mglru/ copied over, and
 #   mm/mglru added to the kselftest TARGETS.
 #
@@ -75,10 +75,12 @@ grep -q CONFIG_MGLRU_KUNIT_TEST mm/vmscan.c || apply "$SUITE_ROOT"/patches/hook/
 if [ "$role" = kunit ] || [ "${VARIANT:-}" = port ]; then
 	grep -q 'lruvec_evictable_size(' mm/vmscan.c || apply "$SUITE_ROOT"/patches/port-6.12/*.patch
 fi
-for p in ${VARIANT_PATCHES:-}; do
-	[ -f "$p" ] || die "no such patch: $p"
-	apply "$p"
-done
+if [ "$role" = guest ] && [ -n "${VARIANT:-}" ] && [ "$VARIANT" != default ] &&
+   [ "$VARIANT" != port ]; then
+	[ -d "$SUITE_ROOT/patches/variants/$VARIANT" ] ||
+		die "VARIANT=$VARIANT: no folder patches/variants/$VARIANT"
+	apply "$SUITE_ROOT/patches/variants/$VARIANT"/*.patch
+fi
 
 mkdir -p lib/tests tools/testing/selftests/mm/mglru
 cp "$SUITE_ROOT/lib/tests/mglru_kunit.c" lib/tests/
