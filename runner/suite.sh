@@ -25,7 +25,7 @@ esac
 case ${VARIANT:-} in
 ''|default|port) ;;
 *) [ -d "$SUITE_ROOT/patches/variants/$VARIANT" ] ||
-	die "VARIANT=$VARIANT: unknown (default, port or one of: $(ls "$SUITE_ROOT/patches/variants" 2>/dev/null | tr '\n' ' '))" ;;
+	die "VARIANT=$VARIANT: unknown (default, port or one of: $(find "$SUITE_ROOT/patches/variants" -mindepth 1 -maxdepth 1 -type d -printf '%f ' 2>/dev/null))" ;;
 esac
 
 run_id=$(date +%Y%m%d-%H%M%S)-$(tree_name)-${VARIANT:-default}

@@ -20,7 +20,7 @@ expect_error()
 	shift 2
 	"$@" >"$tmp/out" 2>"$tmp/err" </dev/null
 	got=$?
-	last=$(grep 'mglru: error:' "$tmp/err" | tail -n1)
+	last=$(grep -a 'mglru: error:' "$tmp/err" | tail -n1)
 	if [ "$got" -ne 0 ] && [ -n "$last" ] && echo "$last" | grep -q -- "$pattern"; then
 		echo "ok   $name: $last"
 	else
