@@ -56,5 +56,5 @@ expect_error "config without LRU_GEN" "lacks CONFIG_LRU_GEN" \
 head -c 4096 /dev/urandom >"$tmp/bzImage"
 expect_error "guest that does not boot" "the guest did not run its command" \
 	env GUEST_ACCEL=tcg BOOT_TIMEOUT=60 runner/vm.sh run "$tmp/bzImage" "$tmp/vm" true
-grep -q '    | ' "$tmp/err" || { echo "FAIL: no console tail shown"; rc=1; }
+grep -aq '    | ' "$tmp/err" || { echo "FAIL: no console tail shown"; rc=1; }
 exit $rc
