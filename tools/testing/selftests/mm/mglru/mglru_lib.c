@@ -45,6 +45,7 @@ char mglru_skip_reason[MGLRU_REASON_LEN];
 #define CG_ROOT		"/sys/fs/cgroup"
 
 enum res_type {
+	RES_NONE,	/* released early (reaped child) */
 	RES_RESTORE,	/* write val back to path */
 	RES_MEMCG,	/* kill members, rmdir path */
 	RES_PID,	/* SIGKILL and reap pid */
@@ -52,6 +53,7 @@ enum res_type {
 	RES_MOUNT,	/* umount path */
 	RES_LOOP,	/* detach loop device path */
 	RES_DM,		/* dmsetup remove val */
+	RES_DM_UNDELAY,	/* load table path into dm target val */
 	RES_SWAP,	/* swapoff path */
 	RES_ZRAM,	/* reset zram id, hot_remove if pid != 0 */
 };
@@ -67,9 +69,9 @@ struct res {
 #define MAX_RES 64
 
 static struct res res_stack[MAX_RES];
-static volatile int nr_res;
+static int nr_res;
 static pid_t owner_pid;
-static char parent_cg[MGLRU_PATH_LEN];
+static char parent_cg[128];
 static int cg_seq;
 
 static void block_signals(sigset_t *old)
@@ -146,14 +148,32 @@ static int read_str(const char *path, char *buf, size_t len)
 	return 0;
 }
 
-/* Run a command, optionally capturing its stdout; returns the exit status. */
-static int run_cmd(char *const argv[], char *out, size_t outlen, bool quiet)
+#define MAX_ARGS 16
+
+/*
+ * Run a command given as a NULL-terminated argument list, optionally
+ * capturing its stdout; returns the exit status.
+ */
+static int run_cmd(char *out, size_t outlen, bool quiet, const char *arg0, ...)
 {
+	const char *argv[MAX_ARGS];
 	int pipefd[2] = { -1, -1 };
-	int status, devnull;
+	int status, devnull, argc;
 	size_t off = 0;
+	va_list ap;
 	pid_t pid;
 	ssize_t n;
+
+	argv[0] = arg0;
+	va_start(ap, arg0);
+	for (argc = 1; argc < MAX_ARGS; argc++) {
+		argv[argc] = va_arg(ap, const char *);
+		if (!argv[argc])
+			break;
+	}
+	va_end(ap);
+	if (argc == MAX_ARGS)
+		return -1;
 
 	if (out && pipe(pipefd))
 		return -1;
@@ -178,7 +198,7 @@ static int run_cmd(char *const argv[], char *out, size_t outlen, bool quiet)
 		}
 		if (quiet && devnull >= 0)
 			dup2(devnull, 2);
-		execvp(argv[0], argv);
+		execvp(argv[0], (char * const *)argv);
 		_exit(127);
 	}
 	if (out) {
@@ -296,10 +316,22 @@ static void release_loop(const char *dev)
 
 static void release_dm(const char *name)
 {
-	char *argv[] = { "dmsetup", "remove", "--retry", (char *)name, NULL };
-
-	if (run_cmd(argv, NULL, 0, true))
+	if (run_cmd(NULL, 0, true, "dmsetup", "remove", "--retry", name, NULL))
 		ksft_print_msg("cleanup: dmsetup remove %s failed\n", name);
+}
+
+/*
+ * Before the filesystem on a dm-delay target is unmounted, switch the target
+ * to a zero delay so the final writeback does not wait out every delay.
+ * Suspending dm-delay also flushes the bios it is holding.
+ */
+static void undelay_dm(const char *name, const char *table)
+{
+	if (run_cmd(NULL, 0, true, "dmsetup", "suspend", name, NULL))
+		return;
+	run_cmd(NULL, 0, true, "dmsetup", "reload", name, "--table", table,
+		NULL);
+	run_cmd(NULL, 0, true, "dmsetup", "resume", name, NULL);
 }
 
 static void release_zram(int id, bool hot_remove)
@@ -317,6 +349,8 @@ static void release_zram(int id, bool hot_remove)
 static void res_release(struct res *r)
 {
 	switch (r->type) {
+	case RES_NONE:
+		break;
 	case RES_RESTORE:
 		if (write_str(r->path, r->val))
 			ksft_print_msg("cleanup: cannot restore %s to %s\n",
@@ -339,6 +373,9 @@ static void res_release(struct res *r)
 		break;
 	case RES_DM:
 		release_dm(r->val);
+		break;
+	case RES_DM_UNDELAY:
+		undelay_dm(r->val, r->path);
 		break;
 	case RES_SWAP:
 		if (swapoff(r->path))
@@ -377,16 +414,22 @@ static void cleanup_all(void)
 
 static void signal_handler(int sig)
 {
+	static const char msg[] = "# caught signal, cleaning up\n";
+
 	if (getpid() == owner_pid) {
-		ksft_print_msg("caught signal %d, cleaning up\n", sig);
+		/* Async-signal-safe; a failed write is not worth handling. */
+		if (write(STDOUT_FILENO, msg, sizeof(msg) - 1) < 0)
+			errno = 0;
 		mglru_cleanup_to(0);
-		fflush(stdout);
 	}
 	signal(sig, SIG_DFL);
 	raise(sig);
 }
 
-/* Drop a registered pid once it has been reaped by the caller. */
+/*
+ * Drop a registered pid once the caller has reaped it. Entries are never
+ * moved (callers keep pointers to memcg paths), only marked as released.
+ */
 static void res_forget_pid(pid_t pid)
 {
 	sigset_t old;
@@ -395,20 +438,24 @@ static void res_forget_pid(pid_t pid)
 	block_signals(&old);
 	for (i = nr_res - 1; i >= 0; i--) {
 		if (res_stack[i].type == RES_PID && res_stack[i].pid == pid) {
-			memmove(&res_stack[i], &res_stack[i + 1],
-				(nr_res - i - 1) * sizeof(res_stack[0]));
-			nr_res--;
+			res_stack[i].type = RES_NONE;
 			break;
 		}
 	}
+	while (nr_res > 0 && res_stack[nr_res - 1].type == RES_NONE)
+		nr_res--;
 	restore_signals(&old);
 }
 
 /* ------------------------------------------------------------------ */
 
-void mglru_usage_error(const char *prog, const char *usage)
+/* One line on stderr, exit status 1 (not a kselftest code). */
+void mglru_usage_error(const char *prog, const char * const *usage)
 {
-	fprintf(stderr, "usage: %s %s\n", prog, usage);
+	fprintf(stderr, "usage: %s", prog);
+	for (; *usage; usage++)
+		fprintf(stderr, " %s", *usage);
+	fprintf(stderr, "\n");
 	exit(1);
 }
 
@@ -511,8 +558,7 @@ void *mglru_shared_alloc(size_t size)
 	return p;
 }
 
-static int skip(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int skip(const char *fmt, ...)
+static __printf(1, 2) int skip(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -520,6 +566,18 @@ static int skip(const char *fmt, ...)
 	vsnprintf(mglru_skip_reason, sizeof(mglru_skip_reason), fmt, ap);
 	va_end(ap);
 	return MGLRU_SKIP;
+}
+
+int mglru_write(const char *path, const char *val)
+{
+	int ret = write_str(path, val);
+
+	if (ret) {
+		ksft_print_msg("write %s to %s: %s\n", val, path,
+			       strerror(-ret));
+		return MGLRU_ERR;
+	}
+	return MGLRU_OK;
 }
 
 int mglru_write_restore(const char *path, const char *val)
@@ -572,7 +630,7 @@ int mglru_need_tools(const char * const *tools)
 
 int mglru_init(void)
 {
-	char buf[256];
+	char buf[256], path_buf[4096];
 	char *path;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -588,8 +646,9 @@ int mglru_init(void)
 
 	/* Keep the sbin tools reachable for execvp(). */
 	path = getenv("PATH");
-	snprintf(buf, sizeof(buf), "%s:/usr/sbin:/sbin", path ? path : "/usr/bin:/bin");
-	setenv("PATH", buf, 1);
+	snprintf(path_buf, sizeof(path_buf), "%s:/usr/sbin:/sbin",
+		 path ? path : "/usr/bin:/bin");
+	setenv("PATH", path_buf, 1);
 
 	owner_pid = getpid();
 	atexit(cleanup_all);
@@ -770,17 +829,31 @@ pid_t mglru_spawn(const char *cg, int (*fn)(void *arg), void *arg)
 	return pid;
 }
 
-pid_t mglru_spawn_exec(const char *cg, char *const argv[])
+pid_t mglru_spawn_exec(const char *cg, const char *arg0, ...)
 {
-	pid_t pid = spawn(cg);
-	int fd;
+	const char *argv[MAX_ARGS];
+	va_list ap;
+	int fd, argc;
+	pid_t pid;
 
+	argv[0] = arg0;
+	va_start(ap, arg0);
+	for (argc = 1; argc < MAX_ARGS; argc++) {
+		argv[argc] = va_arg(ap, const char *);
+		if (!argv[argc])
+			break;
+	}
+	va_end(ap);
+	if (argc == MAX_ARGS)
+		return -1;
+
+	pid = spawn(cg);
 	if (pid == 0) {
 		/* Keep the KTAP stream clean: tool chatter goes to stderr. */
 		fd = dup(2);
 		if (fd >= 0)
 			dup2(fd, 1);
-		execvp(argv[0], argv);
+		execvp(argv[0], (char * const *)argv);
 		fprintf(stderr, "exec %s: %s\n", argv[0], strerror(errno));
 		_exit(127);
 	}
@@ -793,7 +866,7 @@ int mglru_wait(pid_t pid, int *status, double timeout_s)
 	double end = mglru_now() + timeout_s;
 	pid_t ret;
 
-	do {
+	for (;;) {
 		ret = waitpid(pid, status, WNOHANG);
 		if (ret == pid) {
 			res_forget_pid(pid);
@@ -801,9 +874,10 @@ int mglru_wait(pid_t pid, int *status, double timeout_s)
 		}
 		if (ret < 0 && errno != EINTR)
 			return -1;
+		if (mglru_now() >= end)
+			return 0;
 		mglru_sleep_ms(20);
-	} while (mglru_now() < end);
-	return 0;
+	}
 }
 
 int mglru_reap(pid_t pid, int *status)
@@ -824,28 +898,17 @@ void mglru_kill(pid_t pid)
 
 /* ------------------------------------------------------------------ */
 
-static int run(const char *what, char *const argv[], char *out, size_t len)
-{
-	int ret = run_cmd(argv, out, len, false);
-
-	if (ret)
-		ksft_print_msg("%s failed (status %d)\n", what, ret);
-	return ret ? MGLRU_ERR : MGLRU_OK;
-}
-
 static bool have_dm_delay(void)
 {
-	char *targets[] = { "dmsetup", "targets", NULL };
-	char *modprobe[] = { "modprobe", "dm-delay", NULL };
 	char out[4096];
 	int i;
 
 	for (i = 0; i < 2; i++) {
-		if (!run_cmd(targets, out, sizeof(out), true) &&
+		if (!run_cmd(out, sizeof(out), true, "dmsetup", "targets", NULL) &&
 		    (!strncmp(out, "delay ", 6) || strstr(out, "\ndelay ")))
 			return true;
 		if (i == 0)
-			run_cmd(modprobe, NULL, 0, true);
+			run_cmd(NULL, 0, true, "modprobe", "dm-delay", NULL);
 	}
 	return false;
 }
@@ -862,7 +925,7 @@ int mglru_bdev_setup(struct mglru_bdev *b, unsigned long size,
 {
 	static const char * const tools[] = { "losetup", "mkfs.ext4", NULL };
 	static const char * const dm_tools[] = { "dmsetup", NULL };
-	char opts[64], sectors[32], table[2 * MGLRU_PATH_LEN + 64];
+	char opts[64], sectors[32], table[256];
 	int fd, ret;
 
 	memset(b, 0, sizeof(*b));
@@ -901,7 +964,8 @@ int mglru_bdev_setup(struct mglru_bdev *b, unsigned long size,
 	}
 	res_push(RES_MOUNT, b->tmpfs, NULL, 0, 0);
 
-	snprintf(b->backing, sizeof(b->backing), "%s/disk.img", b->tmpfs);
+	snprintf(b->backing, sizeof(b->backing), "%s/tmpfs/disk.img",
+		 b->base);
 	fd = open(b->backing, O_RDWR | O_CREAT | O_TRUNC, 0600);
 	if (fd < 0 || fallocate(fd, 0, 0, size)) {
 		ksft_print_msg("backing file: %s\n", strerror(errno));
@@ -911,43 +975,36 @@ int mglru_bdev_setup(struct mglru_bdev *b, unsigned long size,
 	}
 	close(fd);
 
-	{
-		char *argv[] = { "losetup", "--find", "--show", b->backing,
-				 NULL };
-
-		if (run("losetup", argv, b->loop, sizeof(b->loop)) ||
-		    strncmp(b->loop, "/dev/loop", 9)) {
-			ksft_print_msg("no loop device (%s)\n", b->loop);
-			return MGLRU_ERR;
-		}
-		res_push(RES_LOOP, b->loop, NULL, 0, 0);
+	if (run_cmd(b->loop, sizeof(b->loop), false, "losetup", "--find",
+		    "--show", b->backing, NULL) ||
+	    strncmp(b->loop, "/dev/loop", 9)) {
+		ksft_print_msg("losetup failed (%s)\n", b->loop);
+		return MGLRU_ERR;
 	}
-	{
-		char *argv[] = { "mkfs.ext4", "-q", "-F", "-E",
-				 "lazy_itable_init=0,lazy_journal_init=0",
-				 b->loop, NULL };
-
-		if (run("mkfs.ext4", argv, NULL, 0))
-			return MGLRU_ERR;
+	res_push(RES_LOOP, b->loop, NULL, 0, 0);
+	if (run_cmd(NULL, 0, false, "mkfs.ext4", "-q", "-F", "-E",
+		    "lazy_itable_init=0,lazy_journal_init=0", b->loop, NULL)) {
+		ksft_print_msg("mkfs.ext4 %s failed\n", b->loop);
+		return MGLRU_ERR;
 	}
 	snprintf(b->dev, sizeof(b->dev), "%s", b->loop);
 
 	if (write_delay_ms >= 0) {
-		char *argv[] = { "dmsetup", "create", b->dm_name, "--table",
-				 table, NULL };
-		char *mknodes[] = { "dmsetup", "mknodes", b->dm_name, NULL };
-
 		snprintf(b->dm_name, sizeof(b->dm_name), "mglru_selftest_%d",
 			 getpid());
 		snprintf(sectors, sizeof(sectors), "%lu", size >> 9);
 		snprintf(table, sizeof(table), "0 %s delay %s 0 0 %s 0 %ld",
 			 sectors, b->loop, b->loop, write_delay_ms);
-		if (run("dmsetup create", argv, NULL, 0))
+		if (run_cmd(NULL, 0, false, "dmsetup", "create", b->dm_name,
+			    "--table", table, NULL)) {
+			ksft_print_msg("dmsetup create %s failed\n", b->dm_name);
 			return MGLRU_ERR;
+		}
 		res_push(RES_DM, NULL, b->dm_name, 0, 0);
 		snprintf(b->dev, sizeof(b->dev), "/dev/mapper/%s", b->dm_name);
 		if (access(b->dev, F_OK))
-			run_cmd(mknodes, NULL, 0, true);
+			run_cmd(NULL, 0, true, "dmsetup", "mknodes", b->dm_name,
+				NULL);
 		if (access(b->dev, F_OK)) {
 			ksft_print_msg("%s missing\n", b->dev);
 			return MGLRU_ERR;
@@ -959,6 +1016,11 @@ int mglru_bdev_setup(struct mglru_bdev *b, unsigned long size,
 		return MGLRU_ERR;
 	}
 	res_push(RES_MOUNT, b->mnt, NULL, 0, 0);
+	if (write_delay_ms >= 0) {
+		snprintf(table, sizeof(table), "0 %s delay %s 0 0 %s 0 0",
+			 sectors, b->loop, b->loop);
+		res_push(RES_DM_UNDELAY, table, b->dm_name, 0, 0);
+	}
 	return MGLRU_OK;
 }
 
@@ -1013,8 +1075,6 @@ int mglru_zram_swap_setup(unsigned long size)
 {
 	static const char * const tools[] = { "mkswap", NULL };
 	char path[64], buf[64], dev[32];
-	char *modprobe[] = { "modprobe", "zram", "num_devices=0", NULL };
-	char *mkswap[] = { "mkswap", dev, NULL };
 	bool hot = false;
 	int id = 0, ret;
 
@@ -1023,7 +1083,8 @@ int mglru_zram_swap_setup(unsigned long size)
 		return ret;
 	if (access("/sys/class/zram-control", F_OK) &&
 	    access("/sys/block/zram0", F_OK))
-		run_cmd(modprobe, NULL, 0, true);
+		run_cmd(NULL, 0, true, "modprobe", "zram", "num_devices=0",
+			NULL);
 	if (!read_str("/sys/class/zram-control/hot_add", buf, sizeof(buf))) {
 		id = atoi(buf);
 		hot = true;
@@ -1043,7 +1104,7 @@ int mglru_zram_swap_setup(unsigned long size)
 		return MGLRU_ERR;
 	}
 	snprintf(dev, sizeof(dev), "/dev/zram%d", id);
-	if (run_cmd(mkswap, NULL, 0, true)) {
+	if (run_cmd(NULL, 0, true, "mkswap", dev, NULL)) {
 		ksft_print_msg("mkswap %s failed\n", dev);
 		return MGLRU_ERR;
 	}

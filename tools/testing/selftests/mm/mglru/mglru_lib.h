@@ -11,15 +11,17 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include "../../kselftest.h"
+
 #define MGLRU_MODE_MGLRU	0
 #define MGLRU_MODE_CLASSIC	1
 #define MGLRU_NR_MODES		2
-#define MGLRU_MODES_ALL		((1U << MGLRU_NR_MODES) - 1)
+#define MGLRU_MODES_ALL		0x3U	/* one bit per mode */
 
 #define MGLRU_PATH_LEN		256
 #define MGLRU_REASON_LEN	256
 
-#define SZ_1M			(1UL << 20)
+#define SZ_1M			0x100000UL
 
 extern const char * const mglru_mode_names[MGLRU_NR_MODES];
 
@@ -31,10 +33,10 @@ extern char mglru_skip_reason[MGLRU_REASON_LEN];
 #define MGLRU_SKIP	-2
 
 struct mglru_bdev {
-	char base[MGLRU_PATH_LEN];	/* private directory under /tmp */
+	char base[64];			/* private directory under /tmp */
 	char tmpfs[MGLRU_PATH_LEN];	/* tmpfs mount holding the backing file */
 	char backing[MGLRU_PATH_LEN];	/* backing file */
-	char loop[MGLRU_PATH_LEN];	/* /dev/loopN */
+	char loop[64];			/* /dev/loopN */
 	char dm_name[64];		/* dm-delay target name, "" if none */
 	char dev[MGLRU_PATH_LEN];	/* device holding the ext4 filesystem */
 	char mnt[MGLRU_PATH_LEN];	/* ext4 mount point */
@@ -44,19 +46,20 @@ struct mglru_bdev {
 int mglru_parse_mode(const char *arg, unsigned int *mask);
 int mglru_parse_size(const char *arg, unsigned long *bytes);
 int mglru_parse_ulong(const char *arg, unsigned long *val);
-void mglru_usage_error(const char *prog, const char *usage);
+void mglru_usage_error(const char *prog, const char * const *usage);
 
 /* Global prerequisites and setup; return MGLRU_OK, MGLRU_ERR or MGLRU_SKIP. */
 int mglru_init(void);
 int mglru_set_lru_mode(int mode);
+int mglru_write(const char *path, const char *val);
 int mglru_write_restore(const char *path, const char *val);
 int mglru_need_tools(const char * const *tools);
 
 /* Time and metrics. */
 double mglru_now(void);
 void mglru_sleep_ms(unsigned int ms);
-void mglru_metric(const char *test, const char *key, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+__printf(3, 4)
+void mglru_metric(const char *test, const char *key, const char *fmt, ...);
 void *mglru_shared_alloc(size_t size);
 
 /* memcg helpers; the harness never joins a test memcg. */
@@ -67,7 +70,7 @@ long mglru_vmstat(const char *key);
 
 /* Workload children, each joins @cg before running. */
 pid_t mglru_spawn(const char *cg, int (*fn)(void *arg), void *arg);
-pid_t mglru_spawn_exec(const char *cg, char *const argv[]);
+pid_t mglru_spawn_exec(const char *cg, const char *arg0, ...);
 int mglru_wait(pid_t pid, int *status, double timeout_s);
 int mglru_reap(pid_t pid, int *status);
 void mglru_kill(pid_t pid);
@@ -82,5 +85,17 @@ int mglru_zram_swap_setup(unsigned long size);
 /* Cleanup registry: release everything registered after @mark. */
 int mglru_cleanup_mark(void);
 void mglru_cleanup_to(int mark);
+
+/*
+ * Like ksft_finished(), but exit with KSFT_SKIP when every planned test
+ * point was skipped. A macro because the kselftest counters are per file.
+ */
+#define mglru_finished() do {						\
+	if (ksft_plan && ksft_get_xskip_cnt() == (int)ksft_plan) {	\
+		ksft_print_cnts();					\
+		exit(KSFT_SKIP);					\
+	}								\
+	ksft_finished();						\
+} while (0)
 
 #endif /* __MGLRU_LIB_H */

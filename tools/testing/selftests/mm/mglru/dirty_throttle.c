@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Dirty throttling: dd writes more than memory.max into ext4 on a dm-delay
+ * target that delays every write, from inside a small memcg. Reclaim has to
+ * wait for writeback instead of OOM-killing the writer while most of the
+ * memcg is dirty or under writeback.
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/wait.h>
+
+#include "../../kselftest.h"
+#include "mglru_lib.h"
+
+static struct {
+	unsigned long memcg;
+	unsigned long size;
+	unsigned long delay_ms;
+	unsigned long timeout_s;
+} cfg = {
+	.memcg = 128 * SZ_1M,
+	.size = 192 * SZ_1M,
+	.delay_ms = 1000,
+	.timeout_s = 180,
+};
+
+static void run_mode(int mode)
+{
+	char test[64], of[MGLRU_PATH_LEN + 16], count[32];
+	long dirty, wb, max_dirty = 0, max_wb = 0, oom_kill;
+	struct mglru_bdev bdev;
+	int mark, ret, status = 0, done;
+	double start, end;
+	const char *cg;
+	pid_t dd;
+
+	snprintf(test, sizeof(test), "dirty_throttle_%s",
+		 mglru_mode_names[mode]);
+	mark = mglru_cleanup_mark();
+
+	if (mglru_set_lru_mode(mode))
+		goto error;
+	ret = mglru_bdev_setup(&bdev, cfg.size + cfg.size / 4 + 64 * SZ_1M,
+			       cfg.delay_ms);
+	if (ret == MGLRU_SKIP) {
+		mglru_cleanup_to(mark);
+		ksft_test_result_skip("%s: %s\n", test, mglru_skip_reason);
+		return;
+	}
+	if (ret)
+		goto error;
+	cg = mglru_memcg_create("dirty_throttle", cfg.memcg, 0);
+	if (!cg)
+		goto error;
+
+	snprintf(of, sizeof(of), "of=%s/f", bdev.mnt);
+	snprintf(count, sizeof(count), "count=%lu", cfg.size >> 20);
+	start = mglru_now();
+	dd = mglru_spawn_exec(cg, "dd", "if=/dev/zero", of, "bs=1M", count,
+			      "status=none", NULL);
+	if (dd < 0)
+		goto error;
+	for (;;) {
+		done = mglru_wait(dd, &status, 0.1);
+		if (done)
+			break;
+		dirty = mglru_memcg_stat(cg, "file_dirty");
+		wb = mglru_memcg_stat(cg, "file_writeback");
+		if (dirty > max_dirty)
+			max_dirty = dirty;
+		if (wb > max_wb)
+			max_wb = wb;
+		if (mglru_now() - start > cfg.timeout_s)
+			break;
+	}
+	end = mglru_now();
+	oom_kill = mglru_memcg_event(cg, "oom_kill");
+
+	mglru_metric(test, "duration_s", "%.1f", end - start);
+	mglru_metric(test, "oom_kill", "%ld", oom_kill);
+	mglru_metric(test, "dd_completed", "%d",
+		     done == 1 && WIFEXITED(status) && !WEXITSTATUS(status));
+	if (done == 1 && WIFSIGNALED(status))
+		mglru_metric(test, "dd_signal", "%d", WTERMSIG(status));
+	mglru_metric(test, "written_mib", "%lu", cfg.size >> 20);
+	mglru_metric(test, "mib_per_s", "%.1f",
+		     done == 1 ? (cfg.size >> 20) / (end - start) : 0.0);
+	mglru_metric(test, "max_dirty_mib", "%ld", max_dirty >> 20);
+	mglru_metric(test, "max_writeback_mib", "%ld", max_wb >> 20);
+	if (done != 1)
+		ksft_print_msg("%s: dd still running after %lu s\n", test,
+			       cfg.timeout_s);
+
+	start = mglru_now();
+	mglru_cleanup_to(mark);
+	mglru_metric(test, "teardown_s", "%.1f", mglru_now() - start);
+
+	ksft_test_result(done == 1 && WIFEXITED(status) &&
+			 !WEXITSTATUS(status) && !oom_kill, "%s\n", test);
+	return;
+error:
+	mglru_cleanup_to(mark);
+	ksft_test_result_error("%s: setup failed\n", test);
+}
+
+static const char * const usage[] = {
+	"[-m mglru|classic]",
+	"[-M memcg_size]",
+	"[-s write_size]",
+	"[-d write_delay_ms]",
+	"[-t timeout_s]",
+	"(sizes: MiB or K/M/G suffix)",
+	NULL,
+};
+
+int main(int argc, char **argv)
+{
+	unsigned int modes = MGLRU_MODES_ALL;
+	int opt, mode, ret;
+
+	opterr = 0;
+	while ((opt = getopt(argc, argv, "m:M:s:d:t:h")) != -1) {
+		bool bad;
+
+		switch (opt) {
+		case 'm':
+			bad = mglru_parse_mode(optarg, &modes);
+			break;
+		case 'M':
+			bad = mglru_parse_size(optarg, &cfg.memcg);
+			break;
+		case 's':
+			bad = mglru_parse_size(optarg, &cfg.size);
+			break;
+		case 'd':
+			bad = mglru_parse_ulong(optarg, &cfg.delay_ms);
+			break;
+		case 't':
+			bad = mglru_parse_ulong(optarg, &cfg.timeout_s);
+			break;
+		default:
+			bad = true;
+		}
+		if (bad)
+			mglru_usage_error(argv[0], usage);
+	}
+	if (optind < argc || cfg.size < SZ_1M || !cfg.timeout_s)
+		mglru_usage_error(argv[0], usage);
+
+	ksft_print_header();
+	ksft_set_plan(__builtin_popcount(modes));
+	ksft_print_msg("memcg %lu MiB, dd %lu MiB, write delay %lu ms\n",
+		       cfg.memcg >> 20, cfg.size >> 20, cfg.delay_ms);
+
+	ret = mglru_init();
+	for (mode = 0; mode < MGLRU_NR_MODES; mode++) {
+		if (!(modes & (1U << mode)))
+			continue;
+		if (ret == MGLRU_SKIP)
+			ksft_test_result_skip("dirty_throttle_%s: %s\n",
+					      mglru_mode_names[mode],
+					      mglru_skip_reason);
+		else if (ret)
+			ksft_test_result_error("dirty_throttle_%s: init failed\n",
+					       mglru_mode_names[mode]);
+		else
+			run_mode(mode);
+	}
+	mglru_finished();
+}

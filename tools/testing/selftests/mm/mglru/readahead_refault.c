@@ -1,0 +1,263 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Strided mmap readahead refaults: a reader touches 4 KiB of every 64 KiB
+ * of a file larger than its memcg through a shared read-only mapping. The
+ * touched pages (about 6% of the file) fit easily, the readahead pages
+ * around them do not; reclaim should evict the never-touched readahead pages
+ * and keep the touched ones, so refaults after the warm-up stay near zero.
+ *
+ * The file lives on ext4 over a loop device backed by tmpfs: not tmpfs
+ * itself (no readahead) and not 9p/virtiofs (host page cache semantics).
+ *
+ * The warm-up lasts at least -w seconds and until the reader has finished
+ * -P full passes (the first, cold pass alone can take longer than 10 s under
+ * TCG, and its refaults are not the steady state), but at most -X seconds.
+ *
+ * fio is deliberately not used: fio 3.33's strided zonemode job
+ * (--zonemode=strided --zonesize=4K --zonerange=64K --ioengine=mmap) was
+ * checked with fincore and left only ~7 MB of a 600 MB file resident, i.e.
+ * it cycled over a few zones instead of striding the whole file, so it puts
+ * no pressure on the memcg. The C reader below is the reference workload.
+ */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/mman.h>
+
+#include "../../kselftest.h"
+#include "mglru_lib.h"
+
+static struct {
+	unsigned long memcg;
+	unsigned long file;
+	unsigned long stride;
+	unsigned long warmup_s;
+	unsigned long warmup_passes;
+	unsigned long warmup_max_s;
+	unsigned long window_s;
+	unsigned long threshold;
+} cfg = {
+	.memcg = 400 * SZ_1M,
+	.file = 600 * SZ_1M,
+	.stride = 64 << 10,
+	.warmup_s = 10,
+	.warmup_passes = 2,
+	.warmup_max_s = 90,
+	.window_s = 20,
+	.threshold = 1000,
+};
+
+#define TOUCH_SIZE	4096
+
+struct shared {
+	unsigned long touches;
+	unsigned long passes;
+};
+
+static struct shared *sh;
+static char file_path[MGLRU_PATH_LEN + 16];
+
+static int reader(void *arg)
+{
+	unsigned long off;
+	char *map;
+	int fd;
+
+	fd = open(file_path, O_RDONLY);
+	if (fd < 0)
+		return 1;
+	map = mmap(NULL, cfg.file, PROT_READ, MAP_SHARED, fd, 0);
+	if (map == MAP_FAILED)
+		return 1;
+	for (;;) {
+		for (off = 0; off < cfg.file; off += cfg.stride) {
+			/* One load maps the whole 4 KiB page of the zone. */
+			__atomic_load_n(&map[off], __ATOMIC_RELAXED);
+			__atomic_store_n(&sh->touches, sh->touches + 1,
+					 __ATOMIC_RELAXED);
+		}
+		__atomic_store_n(&sh->passes, sh->passes + 1,
+				 __ATOMIC_RELAXED);
+	}
+	return 0;
+}
+
+static void run_mode(int mode)
+{
+	long refault0, refault1, oom_kill, file_mem;
+	unsigned long touches0, touches1, passes0, passes1;
+	double start, t0, t1, mib_s;
+	struct mglru_bdev bdev;
+	char test[64];
+	int mark, ret, status;
+	const char *cg;
+	pid_t pid;
+
+	snprintf(test, sizeof(test), "readahead_refault_%s",
+		 mglru_mode_names[mode]);
+	mark = mglru_cleanup_mark();
+	memset(sh, 0, sizeof(*sh));
+
+	if (mglru_set_lru_mode(mode))
+		goto error;
+	ret = mglru_bdev_setup(&bdev, cfg.file + cfg.file / 8 + 64 * SZ_1M,
+			       -1);
+	if (ret == MGLRU_SKIP) {
+		mglru_cleanup_to(mark);
+		ksft_test_result_skip("%s: %s\n", test, mglru_skip_reason);
+		return;
+	}
+	if (ret)
+		goto error;
+	snprintf(file_path, sizeof(file_path), "%s/file", bdev.mnt);
+	if (mglru_create_file(file_path, cfg.file) ||
+	    mglru_bdev_remount(&bdev))
+		goto error;
+	cg = mglru_memcg_create("readahead_refault", cfg.memcg, 0);
+	if (!cg)
+		goto error;
+
+	start = mglru_now();
+	pid = mglru_spawn(cg, reader, NULL);
+	if (pid < 0)
+		goto error;
+	do {
+		if (mglru_wait(pid, &status, 0.5) != 0)
+			goto died;
+		t0 = mglru_now() - start;
+	} while ((t0 < cfg.warmup_s ||
+		  __atomic_load_n(&sh->passes, __ATOMIC_RELAXED) <
+		  cfg.warmup_passes) && t0 < cfg.warmup_max_s);
+	mglru_metric(test, "warmup_s", "%.1f", t0);
+	mglru_metric(test, "warmup_passes", "%lu",
+		     __atomic_load_n(&sh->passes, __ATOMIC_RELAXED));
+
+	t0 = mglru_now();
+	refault0 = mglru_memcg_stat(cg, "workingset_refault_file");
+	touches0 = __atomic_load_n(&sh->touches, __ATOMIC_RELAXED);
+	passes0 = __atomic_load_n(&sh->passes, __ATOMIC_RELAXED);
+	if (mglru_wait(pid, &status, cfg.window_s) != 0)
+		goto died;
+	t1 = mglru_now();
+	refault1 = mglru_memcg_stat(cg, "workingset_refault_file");
+	touches1 = __atomic_load_n(&sh->touches, __ATOMIC_RELAXED);
+	passes1 = __atomic_load_n(&sh->passes, __ATOMIC_RELAXED);
+	file_mem = mglru_memcg_stat(cg, "file");
+	oom_kill = mglru_memcg_event(cg, "oom_kill");
+	mglru_kill(pid);
+
+	mib_s = (double)(touches1 - touches0) * TOUCH_SIZE / SZ_1M / (t1 - t0);
+	mglru_metric(test, "duration_s", "%.1f", mglru_now() - start);
+	mglru_metric(test, "oom_kill", "%ld", oom_kill);
+	mglru_metric(test, "refault_file", "%ld", refault1 - refault0);
+	mglru_metric(test, "mib_per_s", "%.1f", mib_s);
+	mglru_metric(test, "passes", "%lu", passes1 - passes0);
+	mglru_metric(test, "file_mib", "%ld", file_mem >> 20);
+	mglru_metric(test, "threshold", "%lu", cfg.threshold);
+	mglru_cleanup_to(mark);
+
+	ksft_test_result(!oom_kill && refault1 - refault0 <= (long)cfg.threshold,
+			 "%s\n", test);
+	return;
+died:
+	oom_kill = mglru_memcg_event(cg, "oom_kill");
+	mglru_metric(test, "duration_s", "%.1f", mglru_now() - start);
+	mglru_metric(test, "oom_kill", "%ld", oom_kill);
+	mglru_cleanup_to(mark);
+	ksft_test_result_fail("%s: reader died (status 0x%x)\n", test, status);
+	return;
+error:
+	mglru_cleanup_to(mark);
+	ksft_test_result_error("%s: setup failed\n", test);
+}
+
+static const char * const usage[] = {
+	"[-m mglru|classic]",
+	"[-M memcg_size]",
+	"[-f file_size]",
+	"[-s stride_kib]",
+	"[-w min_warmup_s]",
+	"[-P min_warmup_passes]",
+	"[-X max_warmup_s]",
+	"[-W window_s]",
+	"[-T max_refaults]",
+	"(sizes: MiB or K/M/G suffix)",
+	NULL,
+};
+
+int main(int argc, char **argv)
+{
+	unsigned int modes = MGLRU_MODES_ALL;
+	int opt, mode, ret;
+
+	opterr = 0;
+	while ((opt = getopt(argc, argv, "m:M:f:s:w:P:X:W:T:h")) != -1) {
+		bool bad;
+
+		switch (opt) {
+		case 'm':
+			bad = mglru_parse_mode(optarg, &modes);
+			break;
+		case 'M':
+			bad = mglru_parse_size(optarg, &cfg.memcg);
+			break;
+		case 'f':
+			bad = mglru_parse_size(optarg, &cfg.file);
+			break;
+		case 's':
+			bad = mglru_parse_ulong(optarg, &cfg.stride);
+			cfg.stride <<= 10;
+			break;
+		case 'w':
+			bad = mglru_parse_ulong(optarg, &cfg.warmup_s);
+			break;
+		case 'P':
+			bad = mglru_parse_ulong(optarg, &cfg.warmup_passes);
+			break;
+		case 'X':
+			bad = mglru_parse_ulong(optarg, &cfg.warmup_max_s);
+			break;
+		case 'W':
+			bad = mglru_parse_ulong(optarg, &cfg.window_s);
+			break;
+		case 'T':
+			bad = mglru_parse_ulong(optarg, &cfg.threshold);
+			break;
+		default:
+			bad = true;
+		}
+		if (bad)
+			mglru_usage_error(argv[0], usage);
+	}
+	if (optind < argc || cfg.stride < TOUCH_SIZE ||
+	    cfg.stride % TOUCH_SIZE || cfg.file < cfg.stride || !cfg.window_s)
+		mglru_usage_error(argv[0], usage);
+
+	ksft_print_header();
+	ksft_set_plan(__builtin_popcount(modes));
+	ksft_print_msg("memcg %lu M, file %lu M, 4 KiB every %lu KiB\n",
+		       cfg.memcg >> 20, cfg.file >> 20, cfg.stride >> 10);
+	ksft_print_msg("warm-up %lu-%lu s and %lu passes, window %lu s\n",
+		       cfg.warmup_s, cfg.warmup_max_s, cfg.warmup_passes,
+		       cfg.window_s);
+
+	ret = mglru_init();
+	sh = mglru_shared_alloc(sizeof(*sh));
+	for (mode = 0; mode < MGLRU_NR_MODES; mode++) {
+		if (!(modes & (1U << mode)))
+			continue;
+		if (ret == MGLRU_SKIP)
+			ksft_test_result_skip("readahead_refault_%s: %s\n",
+					      mglru_mode_names[mode],
+					      mglru_skip_reason);
+		else if (ret || !sh)
+			ksft_test_result_error("readahead_refault_%s: init failed\n",
+					       mglru_mode_names[mode]);
+		else
+			run_mode(mode);
+	}
+	mglru_finished();
+}
