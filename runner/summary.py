@@ -91,7 +91,8 @@ def walk_kunit(group, counts):
 
 
 def load_expectations(path):
-    """'<test point> FAIL|SKIP <reason>' per line; '#' starts a comment."""
+    """'<test point> FAIL|SKIP|FLAKY <reason>' per line; '#' starts a comment.
+    FLAKY (as in netdev CI's lists) accepts either verdict and reports it."""
     expect = {}
     if not path:
         return expect
@@ -101,8 +102,8 @@ def load_expectations(path):
             if not line:
                 continue
             parts = line.split(None, 2)
-            if len(parts) < 2 or parts[1] not in ('FAIL', 'SKIP'):
-                sys.exit(f'mglru: error: {path}:{n}: expected "<test> FAIL|SKIP <reason>"')
+            if len(parts) < 2 or parts[1] not in ('FAIL', 'SKIP', 'FLAKY'):
+                sys.exit(f'mglru: error: {path}:{n}: expected "<test> FAIL|SKIP|FLAKY <reason>"')
             expect[parts[0]] = (parts[1], parts[2] if len(parts) > 2 else '')
     return expect
 
@@ -175,7 +176,9 @@ def main():
             test, mode = point, ''
         exp = expect.get(point)
         status = verdict
-        if exp and exp[0] == verdict:
+        if exp and exp[0] == 'FLAKY' and verdict in ('PASS', 'FAIL'):
+            status = f'{verdict} (known flaky: {exp[1]})'
+        elif exp and exp[0] == verdict:
             status = f'{verdict} (expected: {exp[1]})'
         elif exp and verdict == 'PASS':
             status = f'UNEXPECTED PASS (expected {exp[0]}: {exp[1]})'

@@ -33,6 +33,9 @@ expect_rc 0 "an expected failure passes the run" \
 expect_rc 1 "an unexpected pass fails the run" \
 	runner/summary.py "$tmp/run" --expect "$fx/expect-mglru-fails.txt"
 grep -q 'UNEXPECTED PASS' "$tmp/out" || { echo "FAIL: no UNEXPECTED PASS line"; rc=1; }
+expect_rc 0 "a known-flaky failure passes the run" \
+	runner/summary.py "$tmp/run" --expect "$fx/expect-flaky.txt"
+grep -q 'known flaky' "$tmp/out" || { echo "FAIL: flaky result not reported"; rc=1; }
 
 python3 - "$tmp/run/summary.json" <<'PY' || rc=1
 import json, sys
