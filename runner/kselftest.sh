@@ -31,6 +31,11 @@ done
 export GUEST_ACCEL=${GUEST_ACCEL:-$("$SUITE_ROOT/runner/vm.sh" accel "$kernel")} || exit 1
 echo "$GUEST_ACCEL" >"$results/accel"
 
+# the guest gets the tests' own kselftest timeout plus time to boot and
+# power off, so the runner's timeout (and the tests' cleanup) fires first
+tmo=$(sed -n 's/^timeout=//p' "$install/mm/mglru/settings")
+export BOOT_TIMEOUT=${BOOT_TIMEOUT:-$((${tmo:-45} + 120))}
+
 repeat=${REPEAT:-1}
 case $repeat in
 ''|*[!0-9]*|0) die "REPEAT=$repeat: expected a positive number" ;;
