@@ -22,7 +22,7 @@
 JOBS ?= $(shell nproc)
 export KDIR ARCH ACCEL JOBS MEM CPUS TESTS REPEAT KUNIT_ARCH VARIANT CACHE RESULTS
 
-.PHONY: all kunit kselftest vm-shell mutants compare deps check list clean
+.PHONY: all kunit kselftest vm-shell cleanup-check mutants compare deps check list clean
 
 all:
 	@runner/suite.sh all
@@ -35,6 +35,9 @@ kselftest:
 
 vm-shell:
 	@runner/suite.sh vm-shell
+
+cleanup-check:
+	@runner/suite.sh cleanup-check
 
 mutants:
 	@runner/mutants.sh

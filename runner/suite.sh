@@ -6,15 +6,17 @@
 #              the summary against the kernel's expectations;
 #   kunit      KUnit only (KUNIT_ARCH=um|x86_64);
 #   kselftest  the guest kernel and the kselftests only;
-#   vm-shell   an interactive shell in the guest on the test kernel.
+#   vm-shell   an interactive shell in the guest on the test kernel;
+#   cleanup-check  SIGTERM each kselftest mid-scenario in the guest and
+#              check that it left nothing behind.
 # Variables: see the Makefile and README.rst.
 
 . "$(dirname "$0")/lib.sh"
 
 what=${1:-all}
 case $what in
-all|kunit|kselftest|vm-shell) ;;
-*) die "suite.sh: unknown job '$what' (all, kunit, kselftest or vm-shell)" ;;
+all|kunit|kselftest|vm-shell|cleanup-check) ;;
+*) die "suite.sh: unknown job '$what' (all, kunit, kselftest, vm-shell or cleanup-check)" ;;
 esac
 [ -n "${KDIR:-}" ] && check_kdir "$KDIR"
 case ${ACCEL:-auto} in
@@ -57,6 +59,10 @@ if [ "$what" != kunit ]; then
 	kernel=$(tail -n1 "$LOGDIR/build-guest.log")
 	if [ "$what" = vm-shell ]; then
 		exec "$SUITE_ROOT/runner/vm.sh" shell "$kernel"
+	fi
+	if [ "$what" = cleanup-check ]; then
+		"$SUITE_ROOT/runner/cleanup-check.sh" "$gtree" "$kernel" "$RESULTS"
+		exit
 	fi
 	"$SUITE_ROOT/runner/kselftest.sh" "$gtree" "$kernel" "$RESULTS" || rc=1
 	cp "$gtree/.mglru-suite" "$RESULTS/tree-info"

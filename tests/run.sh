@@ -23,7 +23,7 @@ check()
 	fi
 }
 
-check deps runner/deps.sh check
+check deps runner/deps.sh all
 check tree-kunit runner/tree.sh kunit
 check static tests/static.sh "$(tail -n1 "$LOGDIR/tree-kunit.log")"
 check summary tests/summary.sh
@@ -32,6 +32,7 @@ check selftests-build tests/selftests-build.sh
 check kunit-um runner/suite.sh kunit
 check w1-vmscan tests/w1.sh
 check mutants runner/mutants.sh
+check cleanup-check runner/suite.sh cleanup-check
 grep -h "mutants killed" "$LOGDIR/mutants.log" >&2
 
 echo "$passed passed, $failed failed"

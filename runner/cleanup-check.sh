@@ -1,0 +1,31 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Kill each kselftest in the middle of its scenario in the guest and check
+# that it cleaned up (tests/guest-cleanup.sh does the checking).
+#
+# usage: cleanup-check.sh TREE BZIMAGE RESULTS_DIR
+
+. "$(dirname "$0")/lib.sh"
+
+tree=$1 kernel=$2 results=$3
+install=$CACHE/build/$(tree_name)/kselftest-install
+phase kselftest-build make -C "$tree/tools/testing/selftests" TARGETS=mm/mglru \
+	O="$CACHE/build/$(tree_name)/kselftest" INSTALL_PATH="$install" install ||
+	die "kselftest build failed"
+export GUEST_ACCEL=${GUEST_ACCEL:-$("$SUITE_ROOT/runner/vm.sh" accel "$kernel")} || exit 1
+
+rc=0
+# seconds into each scenario: past its setup, before its end
+for t in aging_oom:25 dirty_throttle:12 readahead_refault:25 swappiness_sweep:30; do
+	name=${t%:*} secs=${t#*:}
+	dir=$results/cleanup-$name
+	if phase "cleanup-$name" "$SUITE_ROOT/runner/vm.sh" run "$kernel" "$dir" \
+		"sh $SUITE_ROOT/tests/guest-cleanup.sh $install $name $secs"; then
+		tail -n1 "$dir/guest.out" >&2
+	else
+		cat "$dir/guest.out" >&2
+		rc=1
+	fi
+done
+exit $rc
