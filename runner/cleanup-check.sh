@@ -28,4 +28,20 @@ for t in aging_oom:25 dirty_throttle:12 readahead_refault:25 swappiness_sweep:30
 		rc=1
 	fi
 done
+
+# the negative control: a "test" that leaks must be caught
+dir=$results/cleanup-control
+if "$SUITE_ROOT/runner/vm.sh" run "$kernel" "$dir" \
+	"sh $SUITE_ROOT/tests/guest-cleanup.sh $SUITE_ROOT/tests/fixtures/leaky leaky 5" \
+	>/dev/null 2>&1; then
+	echo "cleanup-check: the leaky control passed: the check cannot fail" >&2
+	rc=1
+elif grep -q '^+memcg: /sys/fs/cgroup/mglru-leak' "$dir/guest.out" &&
+     grep -q '^not ok leaky' "$dir/guest.out"; then
+	echo "cleanup-check: the leaky control was caught, as it must be" >&2
+else
+	echo "cleanup-check: the leaky control failed for another reason:" >&2
+	cat "$dir/guest.out" >&2
+	rc=1
+fi
 exit $rc
