@@ -22,9 +22,9 @@ pkgs_guest="cpio kmod udev qemu-system-x86 python3-venv fio dmsetup
 
 case $what in
 kunit) pkgs="$pkgs_kunit" ;;
-check) pkgs="$pkgs_kunit shellcheck" ;;
+check) pkgs="$pkgs_kunit shellcheck python3-docutils" ;;
 guest) pkgs="$pkgs_kunit $pkgs_guest" ;;
-all) pkgs="$pkgs_kunit $pkgs_guest shellcheck" ;;
+all) pkgs="$pkgs_kunit $pkgs_guest shellcheck python3-docutils" ;;
 *) die "deps.sh: unknown set '$what' (kunit, check, guest or all)" ;;
 esac
 [ -z "${KDIR:-}" ] && pkgs="$pkgs $DEBIAN_SRC_PKG"

@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Static checks: the tree's own checkpatch.pl --strict on the kernel patches
-# and on the suite's C sources, an SPDX line on every source file, and
-# the runner's scripts checked by ShellCheck.
+# and on the suite's C sources, an SPDX line on every source file, the
+# runner's scripts checked by ShellCheck, and README.rst parsed by docutils.
 #
 # usage: static.sh KERNEL_TREE
 
@@ -38,4 +38,9 @@ for f in $(git ls-files '*.c' '*.h' '*.sh' '*.py' '*.rst' '*.config' \
 done
 
 shellcheck -x --source-path=SCRIPTDIR runner/*.sh tests/*.sh .ci/run || rc=1
+
+# README.rst is reStructuredText, as kernel docs are: it must parse cleanly
+python3 -c 'import docutils.core, sys
+docutils.core.publish_string(open("README.rst").read(), writer_name="null",
+	settings_overrides={"report_level": 2, "halt_level": 2})' || rc=1
 exit $rc
