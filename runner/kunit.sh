@@ -18,6 +18,7 @@ esac
 mkdir -p "$results"
 
 build=$CACHE/build/$(tree_name)/kunit-$karch
+mkdir -p "$(dirname "$build")"
 make_opts=()
 if command -v ccache >/dev/null; then
 	export CCACHE_DIR=${CCACHE_DIR:-$CACHE/ccache}
