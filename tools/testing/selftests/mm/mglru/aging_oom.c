@@ -230,7 +230,7 @@ static const char * const usage[] = {
 int main(int argc, char **argv)
 {
 	unsigned int modes = MGLRU_MODES_ALL;
-	int opt, mode, ret;
+	int opt, ret;
 
 	opterr = 0;
 	while ((opt = getopt(argc, argv, "m:M:f:a:r:R:w:p:t:h")) != -1) {
@@ -285,18 +285,8 @@ int main(int argc, char **argv)
 
 	ret = mglru_init();
 	sh = mglru_shared_alloc(sizeof(*sh));
-	for (mode = 0; mode < MGLRU_NR_MODES; mode++) {
-		if (!(modes & (1U << mode)))
-			continue;
-		if (ret == MGLRU_SKIP)
-			ksft_test_result_skip("aging_oom_%s: %s\n",
-					      mglru_mode_names[mode],
-					      mglru_skip_reason);
-		else if (ret || !sh)
-			ksft_test_result_error("aging_oom_%s: init failed\n",
-					       mglru_mode_names[mode]);
-		else
-			run_mode(mode);
-	}
+	if (ret == MGLRU_OK && !sh)
+		ret = MGLRU_ERR;
+	mglru_run_modes("aging_oom", modes, ret, run_mode);
 	mglru_finished();
 }

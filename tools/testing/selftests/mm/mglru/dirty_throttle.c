@@ -119,7 +119,7 @@ static const char * const usage[] = {
 int main(int argc, char **argv)
 {
 	unsigned int modes = MGLRU_MODES_ALL;
-	int opt, mode, ret;
+	int opt, ret;
 
 	opterr = 0;
 	while ((opt = getopt(argc, argv, "m:M:s:d:t:h")) != -1) {
@@ -156,18 +156,6 @@ int main(int argc, char **argv)
 		       cfg.memcg >> 20, cfg.size >> 20, cfg.delay_ms);
 
 	ret = mglru_init();
-	for (mode = 0; mode < MGLRU_NR_MODES; mode++) {
-		if (!(modes & (1U << mode)))
-			continue;
-		if (ret == MGLRU_SKIP)
-			ksft_test_result_skip("dirty_throttle_%s: %s\n",
-					      mglru_mode_names[mode],
-					      mglru_skip_reason);
-		else if (ret)
-			ksft_test_result_error("dirty_throttle_%s: init failed\n",
-					       mglru_mode_names[mode]);
-		else
-			run_mode(mode);
-	}
+	mglru_run_modes("dirty_throttle", modes, ret, run_mode);
 	mglru_finished();
 }

@@ -87,6 +87,32 @@ int mglru_cleanup_mark(void);
 void mglru_cleanup_to(int mark);
 
 /*
+ * Run @run_mode once per LRU mode set in @modes, or, when mglru_init()
+ * returned @init != MGLRU_OK, report each of those test points skipped
+ * (with mglru_skip_reason) or failed. Inline like mglru_finished(): the
+ * kselftest counters are per file.
+ */
+static inline void mglru_run_modes(const char *scenario, unsigned int modes,
+				   int init, void (*run_mode)(int mode))
+{
+	int mode;
+
+	for (mode = 0; mode < MGLRU_NR_MODES; mode++) {
+		if (!(modes & (1U << mode)))
+			continue;
+		if (init == MGLRU_SKIP)
+			ksft_test_result_skip("%s_%s: %s\n", scenario,
+					      mglru_mode_names[mode],
+					      mglru_skip_reason);
+		else if (init)
+			ksft_test_result_error("%s_%s: init failed\n", scenario,
+					       mglru_mode_names[mode]);
+		else
+			run_mode(mode);
+	}
+}
+
+/*
  * Like ksft_finished(), but exit with KSFT_SKIP when every planned test
  * point was skipped. A macro because the kselftest counters are per file.
  */

@@ -191,7 +191,7 @@ static const char * const usage[] = {
 int main(int argc, char **argv)
 {
 	unsigned int modes = MGLRU_MODES_ALL;
-	int opt, mode, ret;
+	int opt, ret;
 
 	opterr = 0;
 	while ((opt = getopt(argc, argv, "m:M:f:s:w:P:X:W:T:h")) != -1) {
@@ -246,18 +246,8 @@ int main(int argc, char **argv)
 
 	ret = mglru_init();
 	sh = mglru_shared_alloc(sizeof(*sh));
-	for (mode = 0; mode < MGLRU_NR_MODES; mode++) {
-		if (!(modes & (1U << mode)))
-			continue;
-		if (ret == MGLRU_SKIP)
-			ksft_test_result_skip("readahead_refault_%s: %s\n",
-					      mglru_mode_names[mode],
-					      mglru_skip_reason);
-		else if (ret || !sh)
-			ksft_test_result_error("readahead_refault_%s: init failed\n",
-					       mglru_mode_names[mode]);
-		else
-			run_mode(mode);
-	}
+	if (ret == MGLRU_OK && !sh)
+		ret = MGLRU_ERR;
+	mglru_run_modes("readahead_refault", modes, ret, run_mode);
 	mglru_finished();
 }

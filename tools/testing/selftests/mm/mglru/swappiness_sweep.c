@@ -250,7 +250,7 @@ static const char * const usage[] = {
 int main(int argc, char **argv)
 {
 	unsigned int modes = MGLRU_MODES_ALL;
-	int opt, mode, ret;
+	int opt, ret;
 
 	opterr = 0;
 	while ((opt = getopt(argc, argv, "m:M:a:f:z:w:p:S:v:T:h")) != -1) {
@@ -307,18 +307,6 @@ int main(int argc, char **argv)
 	use_pgsteal = mglru_vmstat("pgsteal_anon") >= 0 &&
 		      mglru_vmstat("pgsteal_file") >= 0;
 	ret = mglru_init();
-	for (mode = 0; mode < MGLRU_NR_MODES; mode++) {
-		if (!(modes & (1U << mode)))
-			continue;
-		if (ret == MGLRU_SKIP)
-			ksft_test_result_skip("swappiness_sweep_%s: %s\n",
-					      mglru_mode_names[mode],
-					      mglru_skip_reason);
-		else if (ret)
-			ksft_test_result_error("swappiness_sweep_%s: init failed\n",
-					       mglru_mode_names[mode]);
-		else
-			run_mode(mode);
-	}
+	mglru_run_modes("swappiness_sweep", modes, ret, run_mode);
 	mglru_finished();
 }
