@@ -22,7 +22,7 @@
 JOBS ?= $(shell nproc)
 export KDIR ARCH ACCEL JOBS MEM CPUS TESTS REPEAT KUNIT_ARCH VARIANT CACHE RESULTS
 
-.PHONY: all kunit kselftest vm-shell cleanup-check mutants compare deps check list clean
+.PHONY: all kunit kselftest vm-shell selftest-check mutants compare deps check list clean
 
 all:
 	@runner/suite.sh all
@@ -36,8 +36,8 @@ kselftest:
 vm-shell:
 	@runner/suite.sh vm-shell
 
-cleanup-check:
-	@runner/suite.sh cleanup-check
+selftest-check:
+	@runner/suite.sh selftest-check
 
 mutants:
 	@runner/mutants.sh

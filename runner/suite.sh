@@ -7,16 +7,16 @@
 #   kunit      KUnit only (KUNIT_ARCH=um|x86_64);
 #   kselftest  the guest kernel and the kselftests only;
 #   vm-shell   an interactive shell in the guest on the test kernel;
-#   cleanup-check  SIGTERM each kselftest mid-scenario in the guest and
-#              check that it left nothing behind.
+#   selftest-check  check the kselftests themselves in the guest: each can
+#              fail, and each cleans up when killed mid-scenario.
 # Variables: see the Makefile and README.rst.
 
 . "$(dirname "$0")/lib.sh"
 
 what=${1:-all}
 case $what in
-all|kunit|kselftest|vm-shell|cleanup-check) ;;
-*) die "suite.sh: unknown job '$what' (all, kunit, kselftest, vm-shell or cleanup-check)" ;;
+all|kunit|kselftest|vm-shell|selftest-check) ;;
+*) die "suite.sh: unknown job '$what' (all, kunit, kselftest, vm-shell or selftest-check)" ;;
 esac
 [ -n "${KDIR:-}" ] && check_kdir "$KDIR"
 case ${ACCEL:-auto} in
@@ -60,8 +60,8 @@ if [ "$what" != kunit ]; then
 	if [ "$what" = vm-shell ]; then
 		exec "$SUITE_ROOT/runner/vm.sh" shell "$kernel"
 	fi
-	if [ "$what" = cleanup-check ]; then
-		"$SUITE_ROOT/runner/cleanup-check.sh" "$gtree" "$kernel" "$RESULTS"
+	if [ "$what" = selftest-check ]; then
+		"$SUITE_ROOT/runner/selftest-check.sh" "$gtree" "$kernel" "$RESULTS"
 		exit
 	fi
 	"$SUITE_ROOT/runner/kselftest.sh" "$gtree" "$kernel" "$RESULTS" || rc=1

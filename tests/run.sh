@@ -32,7 +32,7 @@ check selftests-build tests/selftests-build.sh
 check kunit-um runner/suite.sh kunit
 check w1-vmscan tests/w1.sh
 check mutants runner/mutants.sh
-check cleanup-check runner/suite.sh cleanup-check
+check selftest-check runner/suite.sh selftest-check
 grep -h "mutants killed" "$LOGDIR/mutants.log" >&2
 
 echo "$passed passed, $failed failed"

@@ -1,10 +1,14 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Kill each kselftest in the middle of its scenario in the guest and check
-# that it cleaned up (tests/guest-cleanup.sh does the checking).
+# Checks of the kselftests themselves, in the guest:
+#   canfail   each test's failure criterion fails when its scenario is
+#             overloaded (tests/guest-canfail.sh);
+#   cleanup   each test, SIGTERMed in the middle of its scenario, leaves
+#             nothing behind (tests/guest-cleanup.sh), and a leaky control
+#             is caught.
 #
-# usage: cleanup-check.sh TREE BZIMAGE RESULTS_DIR
+# usage: selftest-check.sh TREE BZIMAGE RESULTS_DIR
 
 . "$(dirname "$0")/lib.sh"
 
@@ -16,6 +20,15 @@ phase kselftest-build make -C "$tree/tools/testing/selftests" TARGETS=mm/mglru \
 export GUEST_ACCEL=${GUEST_ACCEL:-$("$SUITE_ROOT/runner/vm.sh" accel "$kernel")} || exit 1
 
 rc=0
+dir=$results/canfail
+if phase canfail "$SUITE_ROOT/runner/vm.sh" run "$kernel" "$dir" \
+	"sh $SUITE_ROOT/tests/guest-canfail.sh $install"; then
+	grep '^ok - ' "$dir/guest.out" >&2
+else
+	grep -A5 '^not ok - ' "$dir/guest.out" >&2
+	rc=1
+fi
+
 # seconds into each scenario: past its setup, before its end
 for t in aging_oom:25 dirty_throttle:12 readahead_refault:25 swappiness_sweep:30; do
 	name=${t%:*} secs=${t#*:}
@@ -34,13 +47,13 @@ dir=$results/cleanup-control
 if "$SUITE_ROOT/runner/vm.sh" run "$kernel" "$dir" \
 	"sh $SUITE_ROOT/tests/guest-cleanup.sh $SUITE_ROOT/tests/fixtures/leaky leaky 5" \
 	>/dev/null 2>&1; then
-	echo "cleanup-check: the leaky control passed: the check cannot fail" >&2
+	echo "selftest-check: the leaky control passed: the check cannot fail" >&2
 	rc=1
 elif grep -q '^+memcg: /sys/fs/cgroup/mglru-leak' "$dir/guest.out" &&
      grep -q '^not ok leaky' "$dir/guest.out"; then
-	echo "cleanup-check: the leaky control was caught, as it must be" >&2
+	echo "selftest-check: the leaky control was caught, as it must be" >&2
 else
-	echo "cleanup-check: the leaky control failed for another reason:" >&2
+	echo "selftest-check: the leaky control failed for another reason:" >&2
 	cat "$dir/guest.out" >&2
 	rc=1
 fi
