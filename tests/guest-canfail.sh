@@ -35,7 +35,7 @@ expect_not_ok aging_oom_mglru ./aging_oom -m mglru -M 256 -a 480 -r 2
 # 10 MiB/s, but with only 340 refaults counted in the window)
 expect_not_ok readahead_refault_classic ./readahead_refault -m classic
 # writes delayed 10 s each into a 64M memcg
-expect_not_ok dirty_throttle_mglru ./dirty_throttle -m mglru -M 64 -s 512 -d 10000 -t 120
+expect_not_ok dirty_throttle_mglru ./dirty_throttle -m mglru -M 64 -s 512 -d 10000 -t 60
 # a memcg larger than the workload never reclaims: no split to measure
 expect_not_ok swappiness_sweep_classic ./swappiness_sweep -m classic -M 1G -v 10,200 -p 4
 exit $rc
