@@ -314,10 +314,23 @@ static void release_loop(const char *dev)
 	close(fd);
 }
 
+/*
+ * The target can stay open for a while after its filesystem is unmounted:
+ * udev probes the device on every change event, and a killed writer's last
+ * bios drain through the delay. Retry for up to ten seconds.
+ */
 static void release_dm(const char *name)
 {
-	if (run_cmd(NULL, 0, true, "dmsetup", "remove", "--retry", name, NULL))
-		ksft_print_msg("cleanup: dmsetup remove %s failed\n", name);
+	int i;
+
+	for (i = 0; i < 40; i++) {
+		if (!run_cmd(NULL, 0, true, "dmsetup", "remove", "--retry",
+			     name, NULL))
+			return;
+		run_cmd(NULL, 0, true, "udevadm", "settle", NULL);
+		mglru_sleep_ms(250);
+	}
+	ksft_print_msg("cleanup: dmsetup remove %s failed\n", name);
 }
 
 /*
