@@ -13,12 +13,10 @@
 . "$(dirname "$0")/lib.sh"
 
 tree=$1 kernel=$2 results=$3
-build=$CACHE/build/$(tree_name)/kselftest
-install=$CACHE/build/$(tree_name)/kselftest-install
+install=$KSELFTEST_INSTALL
 mkdir -p "$results"
 
-phase kselftest-build make -C "$tree/tools/testing/selftests" TARGETS=mm/mglru \
-	O="$build" INSTALL_PATH="$install" install || die "kselftest build failed"
+phase kselftest-build install_kselftests "$tree" || die "kselftest build failed"
 
 known=$(sed -n 's/^mm\/mglru://p' "$install/kselftest-list.txt")
 [ -n "$known" ] || die "no mm/mglru tests in $install/kselftest-list.txt"

@@ -66,3 +66,16 @@ tree_name()
 		echo "debian-6.12"
 	fi
 }
+
+# The mm/mglru kselftests of a tree, built with the kselftest machinery.
+KSELFTEST_INSTALL=$CACHE/build/$(tree_name)/kselftest-install
+
+# install_kselftests TREE [BUILD INSTALL]: build TREE's mm/mglru kselftests
+# in BUILD and install them, with run_kselftest.sh, in INSTALL (by default
+# the cached build folder and $KSELFTEST_INSTALL).
+install_kselftests()
+{
+	make -C "$1/tools/testing/selftests" TARGETS=mm/mglru \
+		O="${2:-$CACHE/build/$(tree_name)/kselftest}" \
+		INSTALL_PATH="${3:-$KSELFTEST_INSTALL}" install
+}

@@ -13,10 +13,8 @@
 . "$(dirname "$0")/lib.sh"
 
 tree=$1 kernel=$2 results=$3
-install=$CACHE/build/$(tree_name)/kselftest-install
-phase kselftest-build make -C "$tree/tools/testing/selftests" TARGETS=mm/mglru \
-	O="$CACHE/build/$(tree_name)/kselftest" INSTALL_PATH="$install" install ||
-	die "kselftest build failed"
+install=$KSELFTEST_INSTALL
+phase kselftest-build install_kselftests "$tree" || die "kselftest build failed"
 export GUEST_ACCEL=${GUEST_ACCEL:-$("$SUITE_ROOT/runner/vm.sh" accel "$kernel")} || exit 1
 
 rc=0

@@ -10,8 +10,7 @@ cd "$(dirname "$0")/.." || exit 1
 tree=$(runner/tree.sh guest) || exit 1
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-make -C "$tree/tools/testing/selftests" TARGETS=mm/mglru O="$out/build" \
-	INSTALL_PATH="$out/install" install 2>&1 | tee "$out/log"
+install_kselftests "$tree" "$out/build" "$out/install" 2>&1 | tee "$out/log"
 [ "${PIPESTATUS[0]}" -eq 0 ] || exit 1
 if grep -E 'warning:|error:' "$out/log"; then
 	echo "selftests-build: the kselftests build with warnings"
