@@ -91,8 +91,10 @@ def walk_kunit(group, counts):
 
 
 def load_expectations(path):
-    """'<test point> FAIL|SKIP|FLAKY <reason>' per line; '#' starts a comment.
-    FLAKY (as in netdev CI's lists) accepts either verdict and reports it."""
+    """'<test point> FAIL|SKIP|FLAKY|PASS <reason>' per line; '#' starts a
+    comment. FLAKY (as in netdev CI's lists) accepts either verdict and
+    reports it. 'include <file>' (relative to this file) reads another
+    kernel's list first; a later line overrides it, PASS removes a point."""
     expect = {}
     if not path:
         return expect
@@ -102,9 +104,16 @@ def load_expectations(path):
             if not line:
                 continue
             parts = line.split(None, 2)
-            if len(parts) < 2 or parts[1] not in ('FAIL', 'SKIP', 'FLAKY'):
-                sys.exit(f'mglru: error: {path}:{n}: expected "<test> FAIL|SKIP|FLAKY <reason>"')
-            expect[parts[0]] = (parts[1], parts[2] if len(parts) > 2 else '')
+            if parts[0] == 'include' and len(parts) == 2:
+                expect.update(load_expectations(os.path.join(os.path.dirname(path), parts[1])))
+                continue
+            if len(parts) < 2 or parts[1] not in ('FAIL', 'SKIP', 'FLAKY', 'PASS'):
+                sys.exit(f'mglru: error: {path}:{n}: expected "<test> FAIL|SKIP|FLAKY|PASS <reason>"'
+                         ' or "include <file>"')
+            if parts[1] == 'PASS':
+                expect.pop(parts[0], None)
+            else:
+                expect[parts[0]] = (parts[1], parts[2] if len(parts) > 2 else '')
     return expect
 
 

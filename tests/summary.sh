@@ -33,6 +33,11 @@ expect_rc 0 "an expected failure passes the run" \
 expect_rc 1 "an unexpected pass fails the run" \
 	runner/summary.py "$tmp/run" --expect "$fx/expect-mglru-fails.txt"
 grep -q 'UNEXPECTED PASS' "$tmp/out" || { echo "FAIL: no UNEXPECTED PASS line"; rc=1; }
+echo "include $PWD/$fx/expect-classic-fails.txt" >"$tmp/include.txt"
+expect_rc 0 "an included list's known failure is expected" \
+	runner/summary.py "$tmp/run" --expect "$tmp/include.txt"
+expect_rc 1 "an included list's failure fixed by PASS is no longer expected" \
+	runner/summary.py "$tmp/run" --expect "$fx/expect-include.txt"
 expect_rc 0 "a known-flaky failure passes the run" \
 	runner/summary.py "$tmp/run" --expect "$fx/expect-flaky.txt"
 grep -q 'known flaky' "$tmp/out" || { echo "FAIL: flaky result not reported"; rc=1; }

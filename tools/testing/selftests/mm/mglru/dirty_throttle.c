@@ -4,6 +4,11 @@
  * target that delays every write, from inside a small memcg. Reclaim has to
  * wait for writeback instead of OOM-killing the writer while most of the
  * memcg is dirty or under writeback.
+ *
+ * The vm.dirty_ratio knobs are raised (and restored) so that the memcg can
+ * fill with dirty folios: with the default 20% of a 128M memcg, dd is held
+ * in balance_dirty_pages() and reclaim never meets a memcg full of them, as
+ * it does on the large machines where the bug was reported.
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -20,12 +25,34 @@ static struct {
 	unsigned long size;
 	unsigned long delay_ms;
 	unsigned long timeout_s;
+	unsigned long dirty_ratio;
+	unsigned long dirty_bg_ratio;
 } cfg = {
 	.memcg = 128 * SZ_1M,
-	.size = 192 * SZ_1M,
-	.delay_ms = 1000,
+	.size = 256 * SZ_1M,
+	.delay_ms = 3000,
 	.timeout_s = 180,
+	.dirty_ratio = 90,
+	.dirty_bg_ratio = 80,
 };
+
+/* raise the dirty limits for this run; 0 leaves a knob as it is */
+static int set_dirty_ratios(void)
+{
+	char val[32];
+
+	if (cfg.dirty_ratio) {
+		snprintf(val, sizeof(val), "%lu", cfg.dirty_ratio);
+		if (mglru_write_restore("/proc/sys/vm/dirty_ratio", val))
+			return MGLRU_ERR;
+	}
+	if (cfg.dirty_bg_ratio) {
+		snprintf(val, sizeof(val), "%lu", cfg.dirty_bg_ratio);
+		if (mglru_write_restore("/proc/sys/vm/dirty_background_ratio", val))
+			return MGLRU_ERR;
+	}
+	return MGLRU_OK;
+}
 
 static void run_mode(int mode)
 {
@@ -41,7 +68,7 @@ static void run_mode(int mode)
 		 mglru_mode_names[mode]);
 	mark = mglru_cleanup_mark();
 
-	if (mglru_set_lru_mode(mode))
+	if (mglru_set_lru_mode(mode) || set_dirty_ratios())
 		goto error;
 	ret = mglru_bdev_setup(&bdev, cfg.size + cfg.size / 4 + 64 * SZ_1M,
 			       cfg.delay_ms);
@@ -111,6 +138,8 @@ static const char * const usage[] = {
 	"[-M memcg_size]",
 	"[-s write_size]",
 	"[-d write_delay_ms]",
+	"[-D dirty_ratio]",
+	"[-B dirty_background_ratio]",
 	"[-t timeout_s]",
 	"(sizes: MiB or K/M/G suffix)",
 	NULL,
@@ -122,7 +151,7 @@ int main(int argc, char **argv)
 	int opt, ret;
 
 	opterr = 0;
-	while ((opt = getopt(argc, argv, "m:M:s:d:t:h")) != -1) {
+	while ((opt = getopt(argc, argv, "m:M:s:d:D:B:t:h")) != -1) {
 		bool bad;
 
 		switch (opt) {
@@ -138,6 +167,12 @@ int main(int argc, char **argv)
 		case 'd':
 			bad = mglru_parse_ulong(optarg, &cfg.delay_ms);
 			break;
+		case 'D':
+			bad = mglru_parse_ulong(optarg, &cfg.dirty_ratio);
+			break;
+		case 'B':
+			bad = mglru_parse_ulong(optarg, &cfg.dirty_bg_ratio);
+			break;
 		case 't':
 			bad = mglru_parse_ulong(optarg, &cfg.timeout_s);
 			break;
@@ -147,13 +182,16 @@ int main(int argc, char **argv)
 		if (bad)
 			mglru_usage_error(argv[0], usage);
 	}
-	if (optind < argc || cfg.size < SZ_1M || !cfg.timeout_s)
+	if (optind < argc || cfg.size < SZ_1M || !cfg.timeout_s ||
+	    cfg.dirty_ratio > 100 || cfg.dirty_bg_ratio > 100)
 		mglru_usage_error(argv[0], usage);
 
 	ksft_print_header();
 	ksft_set_plan(__builtin_popcount(modes));
 	ksft_print_msg("memcg %lu MiB, dd %lu MiB, write delay %lu ms\n",
 		       cfg.memcg >> 20, cfg.size >> 20, cfg.delay_ms);
+	ksft_print_msg("vm.dirty_ratio %lu, vm.dirty_background_ratio %lu (0: unchanged)\n",
+		       cfg.dirty_ratio, cfg.dirty_bg_ratio);
 
 	ret = mglru_init();
 	mglru_run_modes("dirty_throttle", modes, ret, run_mode);

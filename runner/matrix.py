@@ -1,0 +1,113 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Judge a validation matrix run by runner/matrix.sh.
+
+For each row of the run's matrix.txt (<test> <mode> <bug kernel> <fixed
+kernel>), read the two kernels' summary.json and count the runs whose test
+point <test>_<mode> failed: on the bug kernel these are detections, on the
+fixed kernel false alarms. The row holds when detection is at least 90% of
+the runs and there is no false alarm. Prints an RST table (verdict counts
+and median metrics of both LRU modes on both kernels) and writes
+matrix.json; exits 1 when a row does not hold.
+"""
+
+import json
+import os
+import sys
+
+# per test, the metrics worth a column (summary.json keeps them all)
+KEY_METRICS = {
+    'aging_oom': ('oom_kill', 'rounds_done', 'duration_s'),
+    'dirty_throttle': ('oom_kill', 'dd_completed', 'mib_per_s'),
+    'readahead_refault': ('refault_file', 'mib_per_s'),
+    'swappiness_sweep': ('swp10_anon_pct', 'swp200_anon_pct'),
+}
+
+
+def load_summary(out, kernel):
+    path = os.path.join(out, kernel, 'summary.json')
+    if not os.path.exists(path):
+        sys.exit(f'mglru: error: no {path}: run runner/matrix.sh first')
+    with open(path) as f:
+        return json.load(f)
+
+
+def point(summary, test, mode):
+    for entry in summary['kselftest']:
+        if entry['test'] == test and entry['mode'] == mode:
+            return entry
+    return None
+
+
+def failed(entry):
+    """Runs that did not pass (FAIL, or no result at all)."""
+    if not entry:
+        return 0, 0
+    runs = entry['runs']
+    return runs - entry['verdicts'].get('PASS', 0) - entry['verdicts'].get('SKIP', 0), runs
+
+
+def metrics(entry, test):
+    if not entry:
+        return '-'
+    m = entry['metrics']
+    shown = [f'{k}={m[k]}' for k in KEY_METRICS.get(test, ()) if k in m]
+    return ' '.join(shown) or '-'
+
+
+def rst_table(header, rows):
+    widths = [max(len(str(r[i])) for r in [header] + rows) for i in range(len(header))]
+    rule = '  '.join('=' * w for w in widths)
+    lines = [rule, '  '.join(f'{h:<{w}}' for h, w in zip(header, widths)).rstrip(), rule]
+    lines += ['  '.join(f'{str(c):<{w}}' for c, w in zip(r, widths)).rstrip() for r in rows]
+    lines.append(rule)
+    return '\n'.join(lines)
+
+
+def main():
+    if len(sys.argv) != 2:
+        sys.exit('usage: matrix.py MATRIX_RESULTS_DIR')
+    out = sys.argv[1]
+    spec = os.path.join(out, 'matrix.txt')
+    if not os.path.exists(spec):
+        sys.exit(f'mglru: error: no {spec}: not a matrix results folder')
+    with open(spec) as f:
+        rows = [line.split() for line in f if line.strip()]
+
+    verdict_rows, metric_rows, report, bad = [], [], [], []
+    for test, mode, bug, fixed in rows:
+        sums = {bug: load_summary(out, bug), fixed: load_summary(out, fixed)}
+        det, nb = failed(point(sums[bug], test, mode))
+        fa, nf = failed(point(sums[fixed], test, mode))
+        ok = nb > 0 and nf > 0 and det * 10 >= 9 * nb and fa == 0
+        if not ok:
+            bad.append(f'{test}_{mode}')
+        report.append({'test': test, 'mode': mode, 'bug_kernel': bug,
+                       'fixed_kernel': fixed, 'detected': det, 'bug_runs': nb,
+                       'false_alarms': fa, 'fixed_runs': nf, 'ok': ok})
+        verdict_rows.append((test, mode, bug, f'{det}/{nb}', fixed, f'{fa}/{nf}',
+                             'holds' if ok else 'DOES NOT HOLD'))
+        for kernel, role in ((bug, 'bug'), (fixed, 'fixed')):
+            for m in ('mglru', 'classic'):
+                entry = point(sums[kernel], test, m)
+                nfail, n = failed(entry)
+                metric_rows.append((test, f'{kernel} ({role})', m,
+                                    f'{nfail}/{n} failed' if n else 'not run',
+                                    metrics(entry, test)))
+
+    print(rst_table(('test', 'checked mode', 'bug kernel', 'detected',
+                     'fixed kernel', 'false alarms', 'gate'), verdict_rows))
+    print()
+    print(rst_table(('test', 'kernel', 'mode', 'runs', 'median metrics'), metric_rows))
+    with open(os.path.join(out, 'matrix.json'), 'w') as f:
+        json.dump(report, f, indent=2)
+        f.write('\n')
+    if bad:
+        print(f"mglru: the gate does not hold for: {' '.join(bad)}")
+        return 1
+    print('mglru: every check detects its bug (>= 90%) with no false alarm')
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

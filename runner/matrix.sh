@@ -1,0 +1,57 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The regression gate's validation matrix (make matrix): for every row of
+# expectations/matrix.txt, run the scenario REPEAT times on the kernel that
+# has its bug and on the kernel that does not, then report detection and
+# false-alarm counts (runner/matrix.py). Each kernel is built once and runs
+# all the scenarios that name it.
+#
+# usage: matrix.sh [MATRIX_FILE]
+# REPEAT (default 10), KDIR, ACCEL, MEM, CPUS: as for make kselftest.
+# MATRIX_ROWS="test ..." keeps only these rows.
+
+. "$(dirname "$0")/lib.sh"
+set -o pipefail
+
+matrix=${1:-$SUITE_ROOT/expectations/matrix.txt}
+[ -f "$matrix" ] || die "no matrix file $matrix"
+export REPEAT=${REPEAT:-10}
+case $REPEAT in
+''|*[!0-9]*|0) die "REPEAT=$REPEAT: expected a positive number" ;;
+esac
+
+rows=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$matrix")
+[ -n "$rows" ] || die "$matrix has no rows"
+if [ -n "${MATRIX_ROWS:-}" ]; then
+	for t in $MATRIX_ROWS; do
+		echo "$rows" | awk '{print $1}' | grep -qx "$t" ||
+			die "MATRIX_ROWS: no row '$t' in $matrix"
+	done
+	rows=$(echo "$rows" | awk -v keep=" $MATRIX_ROWS " 'index(keep, " " $1 " ")')
+fi
+echo "$rows" | awk 'NF != 4 || ($2 != "mglru" && $2 != "classic") { exit 1 }' ||
+	die "$matrix: each row needs <test> mglru|classic <bug kernel> <fixed kernel>"
+
+out=${RESULTS:-$SUITE_ROOT/results/$(date +%Y%m%d-%H%M%S)-matrix-$(tree_name)}
+mkdir -p "$out" || die "cannot create $out"
+out=$(realpath "$out")
+ln -sfn "$out" "$SUITE_ROOT/results/latest-matrix" 2>/dev/null
+note "matrix: $out (REPEAT=$REPEAT)"
+t0=$(date +%s)
+
+# one build per kernel, in the order the matrix first names them
+kernels=$(echo "$rows" | awk '{print $3; print $4}' | awk '!seen[$0]++')
+for k in $kernels; do
+	tests=$(echo "$rows" | awk -v k="$k" '$3 == k || $4 == k {print $1}' |
+		awk '!seen[$0]++' | tr '\n' ' ')
+	note "kernel $k: ${tests% }"
+	# a bug kernel fails its scenario by design: matrix.py judges the runs
+	VARIANT=$k TESTS=${tests% } RESULTS=$out/$k \
+		"$SUITE_ROOT/runner/suite.sh" kselftest || true
+	[ -f "$out/$k/summary.json" ] || die "kernel $k produced no summary (see $out/$k/logs)"
+done
+
+echo "$rows" >"$out/matrix.txt"
+note "total: $(($(date +%s) - t0))s"
+python3 "$SUITE_ROOT/runner/matrix.py" "$out"
