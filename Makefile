@@ -16,13 +16,17 @@
 #   REPEAT=N          run each kselftest N times (detection rates)
 #   A=, B=            two results folders for `make compare`
 #   KUNIT_ARCH=um     um|x86_64 for `make kunit`
-#   VARIANT=port      the guest kernel with the 6.12 helper port applied
+#   VARIANT=port      the guest kernel with the 6.12 helper port applied, or
+#                     a validation kernel of patches/variants/
+#   MATRIX_ROWS="t"   `make matrix`: only these rows of expectations/matrix.txt
 #   CACHE, RESULTS    cache folder, results folder of this run
 
 JOBS ?= $(shell nproc)
-export KDIR ARCH ACCEL JOBS MEM CPUS TESTS REPEAT KUNIT_ARCH VARIANT CACHE RESULTS
+export KDIR ARCH ACCEL JOBS MEM CPUS TESTS REPEAT KUNIT_ARCH VARIANT CACHE RESULTS \
+	MATRIX_ROWS
 
-.PHONY: all kunit kselftest vm-shell selftest-check mutants compare deps check list clean
+.PHONY: all kunit kselftest vm-shell selftest-check matrix mutants compare deps check \
+	list clean
 
 all:
 	@runner/suite.sh all
@@ -38,6 +42,9 @@ vm-shell:
 
 selftest-check:
 	@runner/suite.sh selftest-check
+
+matrix:
+	@runner/matrix.sh
 
 mutants:
 	@runner/mutants.sh
