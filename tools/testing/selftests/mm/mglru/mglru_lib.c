@@ -185,6 +185,12 @@ static int run_cmd(char *out, size_t outlen, bool quiet, const char *arg0, ...)
 	if (pid == 0) {
 		sigset_t empty;
 
+		/*
+		 * A group-wide SIGTERM from the kselftest runner's timeout must
+		 * not kill a tool half-way through creating or removing a
+		 * device: the test's own cleanup runs the tools it needs.
+		 */
+		setpgid(0, 0);
 		sigemptyset(&empty);
 		sigprocmask(SIG_SETMASK, &empty, NULL);
 		devnull = open("/dev/null", O_RDWR);
@@ -939,6 +945,7 @@ int mglru_bdev_setup(struct mglru_bdev *b, unsigned long size,
 	static const char * const tools[] = { "losetup", "mkfs.ext4", NULL };
 	static const char * const dm_tools[] = { "dmsetup", NULL };
 	char opts[64], sectors[32], table[256];
+	sigset_t old;
 	int fd, ret;
 
 	memset(b, 0, sizeof(*b));
@@ -988,13 +995,20 @@ int mglru_bdev_setup(struct mglru_bdev *b, unsigned long size,
 	}
 	close(fd);
 
-	if (run_cmd(b->loop, sizeof(b->loop), false, "losetup", "--find",
-		    "--show", b->backing, NULL) ||
-	    strncmp(b->loop, "/dev/loop", 9)) {
+	/*
+	 * Signals stay blocked from creating each device to registering it,
+	 * so a SIGTERM in between cannot leave it behind.
+	 */
+	block_signals(&old);
+	ret = run_cmd(b->loop, sizeof(b->loop), false, "losetup", "--find",
+		      "--show", b->backing, NULL);
+	if (!ret && !strncmp(b->loop, "/dev/loop", 9))
+		res_push(RES_LOOP, b->loop, NULL, 0, 0);
+	restore_signals(&old);
+	if (ret || strncmp(b->loop, "/dev/loop", 9)) {
 		ksft_print_msg("losetup failed (%s)\n", b->loop);
 		return MGLRU_ERR;
 	}
-	res_push(RES_LOOP, b->loop, NULL, 0, 0);
 	if (run_cmd(NULL, 0, false, "mkfs.ext4", "-q", "-F", "-E",
 		    "lazy_itable_init=0,lazy_journal_init=0", b->loop, NULL)) {
 		ksft_print_msg("mkfs.ext4 %s failed\n", b->loop);
@@ -1008,12 +1022,16 @@ int mglru_bdev_setup(struct mglru_bdev *b, unsigned long size,
 		snprintf(sectors, sizeof(sectors), "%lu", size >> 9);
 		snprintf(table, sizeof(table), "0 %s delay %s 0 0 %s 0 %ld",
 			 sectors, b->loop, b->loop, write_delay_ms);
-		if (run_cmd(NULL, 0, false, "dmsetup", "create", b->dm_name,
-			    "--table", table, NULL)) {
+		block_signals(&old);
+		ret = run_cmd(NULL, 0, false, "dmsetup", "create", b->dm_name,
+			      "--table", table, NULL);
+		if (!ret)
+			res_push(RES_DM, NULL, b->dm_name, 0, 0);
+		restore_signals(&old);
+		if (ret) {
 			ksft_print_msg("dmsetup create %s failed\n", b->dm_name);
 			return MGLRU_ERR;
 		}
-		res_push(RES_DM, NULL, b->dm_name, 0, 0);
 		snprintf(b->dev, sizeof(b->dev), "/dev/mapper/%s", b->dm_name);
 		if (access(b->dev, F_OK))
 			run_cmd(NULL, 0, true, "dmsetup", "mknodes", b->dm_name,
@@ -1024,7 +1042,10 @@ int mglru_bdev_setup(struct mglru_bdev *b, unsigned long size,
 		}
 	}
 
-	if (mount(b->dev, b->mnt, "ext4", 0, NULL)) {
+	block_signals(&old);
+	ret = mount(b->dev, b->mnt, "ext4", 0, NULL);
+	if (ret) {
+		restore_signals(&old);
 		ksft_print_msg("mount %s: %s\n", b->dev, strerror(errno));
 		return MGLRU_ERR;
 	}
@@ -1034,6 +1055,7 @@ int mglru_bdev_setup(struct mglru_bdev *b, unsigned long size,
 			 sectors, b->loop, b->loop);
 		res_push(RES_DM_UNDELAY, table, b->dm_name, 0, 0);
 	}
+	restore_signals(&old);
 	return MGLRU_OK;
 }
 
