@@ -7,24 +7,7 @@
 
 cd "$(dirname "$0")/.." || exit 1
 fx=tests/fixtures
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-rc=0
-
-expect_rc()
-{
-	local want=$1 name=$2
-	shift 2
-	"$@" >"$tmp/out" 2>&1
-	local got=$?
-	if [ "$got" -ne "$want" ]; then
-		echo "FAIL $name: exit $got, expected $want"
-		sed 's/^/  | /' "$tmp/out"
-		rc=1
-	else
-		echo "ok   $name"
-	fi
-}
+. tests/expect.sh
 
 # kernel "thrash": readahead_refault_classic fails; kernel "calm": it passes
 mkdir -p "$tmp/m/thrash" "$tmp/m/calm" "$tmp/m/flaky"

@@ -213,67 +213,29 @@ error:
 	ksft_test_result_error("%s: setup failed\n", test);
 }
 
-static const char * const usage[] = {
-	"[-m mglru|classic]",
-	"[-M memcg_size]",
-	"[-f file_size]",
-	"[-a anon_per_round]",
-	"[-r rounds]",
-	"[-R readers]",
-	"[-w anon_workers]",
-	"[-p reader_pause_ms]",
-	"[-t timeout_s]",
-	"(sizes: MiB or K/M/G suffix)",
-	NULL,
+static unsigned int modes = MGLRU_MODES_ALL;
+
+static const struct mglru_opt opts[] = {
+	{ 'm', "mglru|classic", mglru_opt_mode, &modes },
+	{ 'M', "memcg_size", mglru_opt_size, &cfg.memcg },
+	{ 'f', "file_size", mglru_opt_size, &cfg.file },
+	{ 'a', "anon_per_round", mglru_opt_size, &cfg.anon },
+	{ 'r', "rounds", mglru_opt_ulong, &cfg.rounds },
+	{ 'R', "readers", mglru_opt_ulong, &cfg.readers },
+	{ 'w', "anon_workers", mglru_opt_ulong, &cfg.workers },
+	{ 'p', "reader_pause_ms", mglru_opt_ulong, &cfg.pause_ms },
+	{ 't', "timeout_s", mglru_opt_ulong, &cfg.timeout_s },
+	{ 0 }
 };
 
 int main(int argc, char **argv)
 {
-	unsigned int modes = MGLRU_MODES_ALL;
-	int opt, ret;
+	int ret;
 
-	opterr = 0;
-	while ((opt = getopt(argc, argv, "m:M:f:a:r:R:w:p:t:h")) != -1) {
-		bool bad;
-
-		switch (opt) {
-		case 'm':
-			bad = mglru_parse_mode(optarg, &modes);
-			break;
-		case 'M':
-			bad = mglru_parse_size(optarg, &cfg.memcg);
-			break;
-		case 'f':
-			bad = mglru_parse_size(optarg, &cfg.file);
-			break;
-		case 'a':
-			bad = mglru_parse_size(optarg, &cfg.anon);
-			break;
-		case 'r':
-			bad = mglru_parse_ulong(optarg, &cfg.rounds);
-			break;
-		case 'R':
-			bad = mglru_parse_ulong(optarg, &cfg.readers);
-			break;
-		case 'w':
-			bad = mglru_parse_ulong(optarg, &cfg.workers);
-			break;
-		case 'p':
-			bad = mglru_parse_ulong(optarg, &cfg.pause_ms);
-			break;
-		case 't':
-			bad = mglru_parse_ulong(optarg, &cfg.timeout_s);
-			break;
-		default:
-			bad = true;
-		}
-		if (bad)
-			mglru_usage_error(argv[0], usage);
-	}
-	if (optind < argc || !cfg.readers || cfg.readers > MAX_PROCS ||
-	    !cfg.workers || cfg.workers > MAX_PROCS || !cfg.rounds ||
-	    !cfg.timeout_s)
-		mglru_usage_error(argv[0], usage);
+	mglru_parse_opts(argc, argv, opts);
+	if (!cfg.readers || cfg.readers > MAX_PROCS || !cfg.workers ||
+	    cfg.workers > MAX_PROCS || !cfg.rounds || !cfg.timeout_s)
+		mglru_opts_usage(argv[0], opts);
 
 	ksft_print_header();
 	ksft_set_plan(__builtin_popcount(modes));

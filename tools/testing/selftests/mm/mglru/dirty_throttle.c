@@ -133,58 +133,27 @@ error:
 	ksft_test_result_error("%s: setup failed\n", test);
 }
 
-static const char * const usage[] = {
-	"[-m mglru|classic]",
-	"[-M memcg_size]",
-	"[-s write_size]",
-	"[-d write_delay_ms]",
-	"[-D dirty_ratio]",
-	"[-B dirty_background_ratio]",
-	"[-t timeout_s]",
-	"(sizes: MiB or K/M/G suffix)",
-	NULL,
+static unsigned int modes = MGLRU_MODES_ALL;
+
+static const struct mglru_opt opts[] = {
+	{ 'm', "mglru|classic", mglru_opt_mode, &modes },
+	{ 'M', "memcg_size", mglru_opt_size, &cfg.memcg },
+	{ 's', "write_size", mglru_opt_size, &cfg.size },
+	{ 'd', "write_delay_ms", mglru_opt_ulong, &cfg.delay_ms },
+	{ 'D', "dirty_ratio", mglru_opt_ulong, &cfg.dirty_ratio },
+	{ 'B', "dirty_background_ratio", mglru_opt_ulong, &cfg.dirty_bg_ratio },
+	{ 't', "timeout_s", mglru_opt_ulong, &cfg.timeout_s },
+	{ 0 }
 };
 
 int main(int argc, char **argv)
 {
-	unsigned int modes = MGLRU_MODES_ALL;
-	int opt, ret;
+	int ret;
 
-	opterr = 0;
-	while ((opt = getopt(argc, argv, "m:M:s:d:D:B:t:h")) != -1) {
-		bool bad;
-
-		switch (opt) {
-		case 'm':
-			bad = mglru_parse_mode(optarg, &modes);
-			break;
-		case 'M':
-			bad = mglru_parse_size(optarg, &cfg.memcg);
-			break;
-		case 's':
-			bad = mglru_parse_size(optarg, &cfg.size);
-			break;
-		case 'd':
-			bad = mglru_parse_ulong(optarg, &cfg.delay_ms);
-			break;
-		case 'D':
-			bad = mglru_parse_ulong(optarg, &cfg.dirty_ratio);
-			break;
-		case 'B':
-			bad = mglru_parse_ulong(optarg, &cfg.dirty_bg_ratio);
-			break;
-		case 't':
-			bad = mglru_parse_ulong(optarg, &cfg.timeout_s);
-			break;
-		default:
-			bad = true;
-		}
-		if (bad)
-			mglru_usage_error(argv[0], usage);
-	}
-	if (optind < argc || cfg.size < SZ_1M || !cfg.timeout_s ||
-	    cfg.dirty_ratio > 100 || cfg.dirty_bg_ratio > 100)
-		mglru_usage_error(argv[0], usage);
+	mglru_parse_opts(argc, argv, opts);
+	if (cfg.size < SZ_1M || !cfg.timeout_s || cfg.dirty_ratio > 100 ||
+	    cfg.dirty_bg_ratio > 100)
+		mglru_opts_usage(argv[0], opts);
 
 	ksft_print_header();
 	ksft_set_plan(__builtin_popcount(modes));

@@ -469,15 +469,6 @@ static void res_forget_pid(pid_t pid)
 /* ------------------------------------------------------------------ */
 
 /* One line on stderr, exit status 1 (not a kselftest code). */
-void mglru_usage_error(const char *prog, const char * const *usage)
-{
-	fprintf(stderr, "usage: %s", prog);
-	for (; *usage; usage++)
-		fprintf(stderr, " %s", *usage);
-	fprintf(stderr, "\n");
-	exit(1);
-}
-
 int mglru_parse_mode(const char *arg, unsigned int *mask)
 {
 	int i;
@@ -532,6 +523,59 @@ int mglru_parse_size(const char *arg, unsigned long *bytes)
 		return -1;
 	*bytes = val << shift;
 	return 0;
+}
+
+int mglru_opt_mode(const char *arg, void *val)
+{
+	return mglru_parse_mode(arg, val);
+}
+
+int mglru_opt_size(const char *arg, void *val)
+{
+	return mglru_parse_size(arg, val);
+}
+
+int mglru_opt_ulong(const char *arg, void *val)
+{
+	return mglru_parse_ulong(arg, val);
+}
+
+void mglru_opts_usage(const char *prog, const struct mglru_opt *opts)
+{
+	bool sizes = false;
+
+	fprintf(stderr, "usage: %s", prog);
+	for (; opts->name; opts++) {
+		fprintf(stderr, " [-%c %s]", opts->name, opts->arg);
+		sizes |= opts->parse == mglru_opt_size;
+	}
+	fprintf(stderr, "%s\n", sizes ? " (sizes: MiB or K/M/G suffix)" : "");
+	exit(1);
+}
+
+void mglru_parse_opts(int argc, char **argv, const struct mglru_opt *opts)
+{
+	char optstring[2 * 26 * 2 + 2] = "";
+	const struct mglru_opt *o;
+	size_t len = 0;
+	int c;
+
+	for (o = opts; o->name && len + 3 < sizeof(optstring); o++) {
+		optstring[len++] = o->name;
+		optstring[len++] = ':';
+	}
+	optstring[len++] = 'h';
+	optstring[len] = '\0';
+
+	opterr = 0;
+	while ((c = getopt(argc, argv, optstring)) != -1) {
+		for (o = opts; o->name && o->name != c; o++)
+			;
+		if (!o->name || o->parse(optarg, o->val))
+			mglru_opts_usage(argv[0], opts);
+	}
+	if (optind < argc)
+		mglru_opts_usage(argv[0], opts);
 }
 
 double mglru_now(void)

@@ -46,7 +46,25 @@ struct mglru_bdev {
 int mglru_parse_mode(const char *arg, unsigned int *mask);
 int mglru_parse_size(const char *arg, unsigned long *bytes);
 int mglru_parse_ulong(const char *arg, unsigned long *val);
-void mglru_usage_error(const char *prog, const char * const *usage);
+
+/*
+ * One option of a test program. A table of them, ended by { 0 }, is the
+ * program's whole command line: mglru_parse_opts() parses it and prints the
+ * usage line (and exits 1) on bad input; -h prints it too.
+ */
+struct mglru_opt {
+	char name;			/* option letter */
+	const char *arg;		/* argument's name in the usage line */
+	int (*parse)(const char *arg, void *val);	/* 0 or -1 */
+	void *val;
+};
+
+int mglru_opt_mode(const char *arg, void *val);	/* unsigned int mode mask */
+int mglru_opt_size(const char *arg, void *val);	/* unsigned long bytes */
+int mglru_opt_ulong(const char *arg, void *val);	/* unsigned long */
+void mglru_parse_opts(int argc, char **argv, const struct mglru_opt *opts);
+__noreturn void mglru_opts_usage(const char *prog,
+				 const struct mglru_opt *opts);
 
 /* Global prerequisites and setup; return MGLRU_OK, MGLRU_ERR or MGLRU_SKIP. */
 int mglru_init(void);

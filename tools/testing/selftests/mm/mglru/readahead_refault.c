@@ -26,6 +26,7 @@
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -182,71 +183,41 @@ error:
 	ksft_test_result_error("%s: setup failed\n", test);
 }
 
-static const char * const usage[] = {
-	"[-m mglru|classic]",
-	"[-M memcg_size]",
-	"[-f file_size]",
-	"[-s stride_kib]",
-	"[-w min_warmup_s]",
-	"[-P min_warmup_passes]",
-	"[-X max_warmup_s]",
-	"[-W window_s]",
-	"[-T max_refaults]",
-	"[-B min_mib_per_s]",
-	"(sizes: MiB or K/M/G suffix)",
-	NULL,
+/* the stride is given in KiB */
+static int parse_kib(const char *arg, void *val)
+{
+	unsigned long *bytes = val;
+
+	if (mglru_parse_ulong(arg, bytes) || *bytes > ULONG_MAX >> 10)
+		return -1;
+	*bytes <<= 10;
+	return 0;
+}
+
+static unsigned int modes = MGLRU_MODES_ALL;
+
+static const struct mglru_opt opts[] = {
+	{ 'm', "mglru|classic", mglru_opt_mode, &modes },
+	{ 'M', "memcg_size", mglru_opt_size, &cfg.memcg },
+	{ 'f', "file_size", mglru_opt_size, &cfg.file },
+	{ 's', "stride_kib", parse_kib, &cfg.stride },
+	{ 'w', "min_warmup_s", mglru_opt_ulong, &cfg.warmup_s },
+	{ 'P', "min_warmup_passes", mglru_opt_ulong, &cfg.warmup_passes },
+	{ 'X', "max_warmup_s", mglru_opt_ulong, &cfg.warmup_max_s },
+	{ 'W', "window_s", mglru_opt_ulong, &cfg.window_s },
+	{ 'T', "max_refaults", mglru_opt_ulong, &cfg.threshold },
+	{ 'B', "min_mib_per_s", mglru_opt_ulong, &cfg.min_mib_s },
+	{ 0 }
 };
 
 int main(int argc, char **argv)
 {
-	unsigned int modes = MGLRU_MODES_ALL;
-	int opt, ret;
+	int ret;
 
-	opterr = 0;
-	while ((opt = getopt(argc, argv, "m:M:f:s:w:P:X:W:T:B:h")) != -1) {
-		bool bad;
-
-		switch (opt) {
-		case 'm':
-			bad = mglru_parse_mode(optarg, &modes);
-			break;
-		case 'M':
-			bad = mglru_parse_size(optarg, &cfg.memcg);
-			break;
-		case 'f':
-			bad = mglru_parse_size(optarg, &cfg.file);
-			break;
-		case 's':
-			bad = mglru_parse_ulong(optarg, &cfg.stride);
-			cfg.stride <<= 10;
-			break;
-		case 'w':
-			bad = mglru_parse_ulong(optarg, &cfg.warmup_s);
-			break;
-		case 'P':
-			bad = mglru_parse_ulong(optarg, &cfg.warmup_passes);
-			break;
-		case 'X':
-			bad = mglru_parse_ulong(optarg, &cfg.warmup_max_s);
-			break;
-		case 'W':
-			bad = mglru_parse_ulong(optarg, &cfg.window_s);
-			break;
-		case 'T':
-			bad = mglru_parse_ulong(optarg, &cfg.threshold);
-			break;
-		case 'B':
-			bad = mglru_parse_ulong(optarg, &cfg.min_mib_s);
-			break;
-		default:
-			bad = true;
-		}
-		if (bad)
-			mglru_usage_error(argv[0], usage);
-	}
-	if (optind < argc || cfg.stride < TOUCH_SIZE ||
-	    cfg.stride % TOUCH_SIZE || cfg.file < cfg.stride || !cfg.window_s)
-		mglru_usage_error(argv[0], usage);
+	mglru_parse_opts(argc, argv, opts);
+	if (cfg.stride < TOUCH_SIZE || cfg.stride % TOUCH_SIZE ||
+	    cfg.file < cfg.stride || !cfg.window_s)
+		mglru_opts_usage(argv[0], opts);
 
 	ksft_print_header();
 	ksft_set_plan(__builtin_popcount(modes));

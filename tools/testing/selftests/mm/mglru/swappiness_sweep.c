@@ -212,7 +212,7 @@ error:
 	ksft_test_result_error("%s: setup failed\n", test);
 }
 
-static int parse_values(const char *arg)
+static int parse_values(const char *arg, void *val)
 {
 	char buf[256], *tok, *save;
 
@@ -232,69 +232,29 @@ static int parse_values(const char *arg)
 	return cfg.nr_values < 2 ? -1 : 0;
 }
 
-static const char * const usage[] = {
-	"[-m mglru|classic]",
-	"[-M memcg_size]",
-	"[-a anon_size]",
-	"[-f file_size]",
-	"[-z zram_size]",
-	"[-w warmup_s]",
-	"[-p period_s]",
-	"[-S settle_s]",
-	"[-v v1,v2,...]",
-	"[-T tolerance_pct]",
-	"(sizes: MiB or K/M/G suffix)",
-	NULL,
+static unsigned int modes = MGLRU_MODES_ALL;
+
+static const struct mglru_opt opts[] = {
+	{ 'm', "mglru|classic", mglru_opt_mode, &modes },
+	{ 'M', "memcg_size", mglru_opt_size, &cfg.memcg },
+	{ 'a', "anon_size", mglru_opt_size, &cfg.anon },
+	{ 'f', "file_size", mglru_opt_size, &cfg.file },
+	{ 'z', "zram_size", mglru_opt_size, &cfg.zram },
+	{ 'w', "warmup_s", mglru_opt_ulong, &cfg.warmup_s },
+	{ 'p', "period_s", mglru_opt_ulong, &cfg.period_s },
+	{ 'S', "settle_s", mglru_opt_ulong, &cfg.settle_s },
+	{ 'v', "v1,v2,...", parse_values, NULL },
+	{ 'T', "tolerance_pct", mglru_opt_ulong, &cfg.tolerance },
+	{ 0 }
 };
 
 int main(int argc, char **argv)
 {
-	unsigned int modes = MGLRU_MODES_ALL;
-	int opt, ret;
+	int ret;
 
-	opterr = 0;
-	while ((opt = getopt(argc, argv, "m:M:a:f:z:w:p:S:v:T:h")) != -1) {
-		bool bad;
-
-		switch (opt) {
-		case 'm':
-			bad = mglru_parse_mode(optarg, &modes);
-			break;
-		case 'M':
-			bad = mglru_parse_size(optarg, &cfg.memcg);
-			break;
-		case 'a':
-			bad = mglru_parse_size(optarg, &cfg.anon);
-			break;
-		case 'f':
-			bad = mglru_parse_size(optarg, &cfg.file);
-			break;
-		case 'z':
-			bad = mglru_parse_size(optarg, &cfg.zram);
-			break;
-		case 'w':
-			bad = mglru_parse_ulong(optarg, &cfg.warmup_s);
-			break;
-		case 'p':
-			bad = mglru_parse_ulong(optarg, &cfg.period_s);
-			break;
-		case 'S':
-			bad = mglru_parse_ulong(optarg, &cfg.settle_s);
-			break;
-		case 'v':
-			bad = parse_values(optarg);
-			break;
-		case 'T':
-			bad = mglru_parse_ulong(optarg, &cfg.tolerance);
-			break;
-		default:
-			bad = true;
-		}
-		if (bad)
-			mglru_usage_error(argv[0], usage);
-	}
-	if (optind < argc || !cfg.period_s)
-		mglru_usage_error(argv[0], usage);
+	mglru_parse_opts(argc, argv, opts);
+	if (!cfg.period_s)
+		mglru_opts_usage(argv[0], opts);
 
 	ksft_print_header();
 	ksft_set_plan(__builtin_popcount(modes));
