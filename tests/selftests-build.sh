@@ -18,3 +18,22 @@ if grep -E 'warning:|error:' "$out/log"; then
 fi
 grep -q '^mm/mglru:' "$out/install/kselftest-list.txt" ||
 	{ echo "selftests-build: no mm/mglru tests installed"; exit 1; }
+
+# Bad input is rejected before a test touches anything (safe on the host):
+# a bad option or MGLRU_MODE gets one line on stderr and exit status 1.
+for t in $(sed -n 's/^mm\/mglru://p' "$out/install/kselftest-list.txt"); do
+	for bad in "-m both" "MGLRU_MODE=both"; do
+		if [ "$bad" = "-m both" ]; then
+			env -u MGLRU_MODE "$out/install/mm/mglru/$t" -m both
+		else
+			env MGLRU_MODE=both "$out/install/mm/mglru/$t"
+		fi >/dev/null 2>"$out/err"
+		got=$?
+		if [ $got -ne 1 ] || [ "$(wc -l <"$out/err")" -ne 1 ]; then
+			echo "selftests-build: $t $bad: exit $got, stderr:"
+			cat "$out/err"
+			exit 1
+		fi
+		echo "ok $t $bad: $(cat "$out/err")"
+	done
+done

@@ -557,6 +557,7 @@ void mglru_parse_opts(int argc, char **argv, const struct mglru_opt *opts)
 {
 	char optstring[2 * 26 * 2 + 2] = "";
 	const struct mglru_opt *o;
+	const char *mode;
 	size_t len = 0;
 	int c;
 
@@ -566,6 +567,21 @@ void mglru_parse_opts(int argc, char **argv, const struct mglru_opt *opts)
 	}
 	optstring[len++] = 'h';
 	optstring[len] = '\0';
+
+	/*
+	 * The kselftest runner passes no arguments: MGLRU_MODE in the
+	 * environment picks the LRU mode instead, as -m does (-m wins).
+	 */
+	mode = getenv("MGLRU_MODE");
+	if (mode && *mode) {
+		for (o = opts; o->name && o->parse != mglru_opt_mode; o++)
+			;
+		if (!o->name || mglru_parse_mode(mode, o->val)) {
+			fprintf(stderr, "%s: MGLRU_MODE=%s: expected mglru or classic\n",
+				argv[0], mode);
+			exit(1);
+		}
+	}
 
 	opterr = 0;
 	while ((c = getopt(argc, argv, optstring)) != -1) {

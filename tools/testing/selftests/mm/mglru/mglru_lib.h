@@ -50,7 +50,8 @@ int mglru_parse_ulong(const char *arg, unsigned long *val);
 /*
  * One option of a test program. A table of them, ended by { 0 }, is the
  * program's whole command line: mglru_parse_opts() parses it and prints the
- * usage line (and exits 1) on bad input; -h prints it too.
+ * usage line (and exits 1) on bad input; -h prints it too. MGLRU_MODE in the
+ * environment (mglru or classic) is the default of the mode option.
  */
 struct mglru_opt {
 	char name;			/* option letter */
