@@ -14,6 +14,7 @@
 #   JOBS, MEM, CPUS   build jobs, guest memory and vCPUs
 #   TESTS="a b"       run only these kselftests (see `make list`)
 #   REPEAT=N          run each kselftest N times (detection rates)
+#   LRU_MODE=mglru    run the kselftests in one LRU mode (mglru|classic)
 #   A=, B=            two results folders for `make compare`
 #   KUNIT_ARCH=um     um|x86_64 for `make kunit`
 #   VARIANT=port      the guest kernel with the 6.12 helper port applied, or
@@ -22,8 +23,8 @@
 #   CACHE, RESULTS    cache folder, results folder of this run
 
 JOBS ?= $(shell nproc)
-export KDIR ARCH ACCEL JOBS MEM CPUS TESTS REPEAT KUNIT_ARCH VARIANT CACHE RESULTS \
-	MATRIX_ROWS
+export KDIR ARCH ACCEL JOBS MEM CPUS TESTS REPEAT LRU_MODE KUNIT_ARCH VARIANT CACHE \
+	RESULTS MATRIX_ROWS
 
 .PHONY: all kunit kselftest vm-shell selftest-check matrix mutants compare deps check \
 	list clean

@@ -8,7 +8,8 @@
 # usage: kselftest.sh TREE BZIMAGE RESULTS_DIR
 # TESTS="a b" runs a subset (names as in kselftest-list.txt, without the
 # mm/mglru: prefix); REPEAT=N runs each test N times (the summary reports
-# how many runs failed and the median metrics).
+# how many runs failed and the median metrics); LRU_MODE=mglru|classic runs
+# one LRU mode only (the tests read it as MGLRU_MODE).
 
 . "$(dirname "$0")/lib.sh"
 
@@ -46,7 +47,8 @@ for t in $tests; do
 		[ "$repeat" -gt 1 ] && run=$t.r$i
 		dir=$results/guest-$run
 		phase "test-$run" "$SUITE_ROOT/runner/vm.sh" run "$kernel" "$dir" \
-			"uname -r; cd $install && ./run_kselftest.sh -t mm/mglru:$t" || rc=1
+			"uname -r; cd $install && MGLRU_MODE=${LRU_MODE:-} ./run_kselftest.sh -t mm/mglru:$t" ||
+			rc=1
 		[ -f "$dir/guest.out" ] || continue
 		sed '1d' "$dir/guest.out" >"$results/kselftest-$run.ktap"
 		head -n1 "$dir/guest.out" >"$results/guest-uname"

@@ -5,7 +5,8 @@
 # expectations/matrix.txt, run the scenario REPEAT times on the kernel that
 # has its bug and on the kernel that does not, then report detection and
 # false-alarm counts (runner/matrix.py). Each kernel is built once and runs
-# all the scenarios that name it.
+# all the scenarios that name it, in the LRU mode their rows check (both
+# modes when its rows check different ones).
 #
 # usage: matrix.sh [MATRIX_FILE]
 # REPEAT (default 10), KDIR, ACCEL, MEM, CPUS: as for make kselftest.
@@ -45,9 +46,11 @@ kernels=$(echo "$rows" | awk '{print $3; print $4}' | awk '!seen[$0]++')
 for k in $kernels; do
 	tests=$(echo "$rows" | awk -v k="$k" '$3 == k || $4 == k {print $1}' |
 		awk '!seen[$0]++' | tr '\n' ' ')
-	note "kernel $k: ${tests% }"
+	modes=$(echo "$rows" | awk -v k="$k" '$3 == k || $4 == k {print $2}' | sort -u)
+	[ "$(echo "$modes" | wc -l)" -eq 1 ] || modes=
+	note "kernel $k: ${tests% } (${modes:-both modes})"
 	# a bug kernel fails its scenario by design: matrix.py judges the runs
-	VARIANT=$k TESTS=${tests% } RESULTS=$out/$k \
+	VARIANT=$k TESTS=${tests% } LRU_MODE=$modes RESULTS=$out/$k \
 		"$SUITE_ROOT/runner/suite.sh" kselftest || true
 	[ -f "$out/$k/summary.json" ] || die "kernel $k produced no summary (see $out/$k/logs)"
 done

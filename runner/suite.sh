@@ -23,6 +23,10 @@ case ${ACCEL:-auto} in
 auto|kvm|tcg) ;;
 *) die "ACCEL=$ACCEL: expected auto, kvm or tcg" ;;
 esac
+case ${LRU_MODE:-} in
+''|mglru|classic) ;;
+*) die "LRU_MODE=$LRU_MODE: expected mglru or classic (empty: both)" ;;
+esac
 [ "$ARCH" = x86_64 ] || die "ARCH=$ARCH: only x86_64 guests are supported"
 case ${VARIANT:-} in
 ''|default|port) ;;
