@@ -30,11 +30,13 @@ expect_not_ok()
 
 # anon churn alone exceeds the memcg: the OOM kill must be reported
 expect_not_ok aging_oom_mglru ./aging_oom -m mglru -M 256 -a 480 -r 2
-# the classic LRU thrashes here on x86, where fault-around maps PTEs young
-expect_not_ok readahead_refault_classic ./readahead_refault -m classic
 # a memcg too small for the touched pages: the reader stalls (about
-# 10 MiB/s at 24M) with few refaults counted, so the bandwidth floor fails it
-expect_not_ok readahead_refault_mglru ./readahead_refault -m mglru -M 24 -X 30 -W 10
+# 10 MiB/s at 24M) with few refaults counted, so the bandwidth floor fails
+# it, in either LRU mode. (The classic LRU's thrash at the default size is
+# the kernel's bug, not an overload: the validation matrix measures it.)
+for mode in mglru classic; do
+	expect_not_ok readahead_refault_$mode ./readahead_refault -m $mode -M 24 -X 30 -W 10
+done
 # writes delayed 10 s each into a 64M memcg
 expect_not_ok dirty_throttle_mglru ./dirty_throttle -m mglru -M 64 -s 512 -d 10000 -t 60
 # a memcg larger than the workload never reclaims: no split to measure
