@@ -3,12 +3,12 @@
 """Judge a validation matrix run by runner/matrix.sh.
 
 For each row of the run's matrix.txt (<test> <mode> <bug kernel> <fixed
-kernel>), read the two kernels' summary.json and count the runs whose test
-point <test>_<mode> failed: on the bug kernel these are detections, on the
-fixed kernel false alarms. The row holds when detection is at least 90% of
-the runs and there is no false alarm. Prints an RST table (verdict counts
-and median metrics of both LRU modes on both kernels) and writes
-matrix.json; exits 1 when a row does not hold.
+kernel>), read the two kernels' <test>/<kernel>/summary.json and count the
+runs whose test point <test>_<mode> failed: on the bug kernel these are
+detections, on the fixed kernel false alarms. The row holds when detection
+is at least 90% of the runs and there is no false alarm. Prints two RST
+tables (the verdicts; the checked point's median metrics on both kernels)
+and writes matrix.json; exits 1 when a row does not hold.
 """
 
 import json
@@ -24,8 +24,8 @@ KEY_METRICS = {
 }
 
 
-def load_summary(out, kernel):
-    path = os.path.join(out, kernel, 'summary.json')
+def load_summary(out, test, kernel):
+    path = os.path.join(out, test, kernel, 'summary.json')
     if not os.path.exists(path):
         sys.exit(f'mglru: error: no {path}: run runner/matrix.sh first')
     with open(path) as f:
@@ -76,7 +76,7 @@ def main():
 
     verdict_rows, metric_rows, report, bad = [], [], [], []
     for test, mode, bug, fixed in rows:
-        sums = {bug: load_summary(out, bug), fixed: load_summary(out, fixed)}
+        sums = {bug: load_summary(out, test, bug), fixed: load_summary(out, test, fixed)}
         det, nb = failed(point(sums[bug], test, mode))
         fa, nf = failed(point(sums[fixed], test, mode))
         ok = nb > 0 and nf > 0 and det * 10 >= 9 * nb and fa == 0
@@ -88,12 +88,11 @@ def main():
         verdict_rows.append((test, mode, bug, f'{det}/{nb}', fixed, f'{fa}/{nf}',
                              'holds' if ok else 'DOES NOT HOLD'))
         for kernel, role in ((bug, 'bug'), (fixed, 'fixed')):
-            for m in ('mglru', 'classic'):
-                entry = point(sums[kernel], test, m)
-                nfail, n = failed(entry)
-                metric_rows.append((test, f'{kernel} ({role})', m,
-                                    f'{nfail}/{n} failed' if n else 'not run',
-                                    metrics(entry, test)))
+            entry = point(sums[kernel], test, mode)
+            nfail, n = failed(entry)
+            metric_rows.append((test, f'{kernel} ({role})', mode,
+                                f'{nfail}/{n} failed' if n else 'not run',
+                                metrics(entry, test)))
 
     print(rst_table(('test', 'checked mode', 'bug kernel', 'detected',
                      'fixed kernel', 'false alarms', 'gate'), verdict_rows))

@@ -4,9 +4,8 @@
 # The regression gate's validation matrix (make matrix): for every row of
 # expectations/matrix.txt, run the scenario REPEAT times on the kernel that
 # has its bug and on the kernel that does not, then report detection and
-# false-alarm counts (runner/matrix.py). Each kernel is built once and runs
-# all the scenarios that name it, in the LRU mode their rows check (both
-# modes when its rows check different ones).
+# false-alarm counts (runner/matrix.py). Each row runs in the LRU mode it
+# checks (LRU_MODE), into RESULTS/<test>/<kernel>/.
 #
 # usage: matrix.sh [MATRIX_FILE]
 # REPEAT (default 10), KDIR, ACCEL, MEM, CPUS: as for make kselftest.
@@ -41,19 +40,18 @@ ln -sfn "$out" "$SUITE_ROOT/results/latest-matrix" 2>/dev/null
 note "matrix: $out (REPEAT=$REPEAT)"
 t0=$(date +%s)
 
-# one build per kernel, in the order the matrix first names them
-kernels=$(echo "$rows" | awk '{print $3; print $4}' | awk '!seen[$0]++')
-for k in $kernels; do
-	tests=$(echo "$rows" | awk -v k="$k" '$3 == k || $4 == k {print $1}' |
-		awk '!seen[$0]++' | tr '\n' ' ')
-	modes=$(echo "$rows" | awk -v k="$k" '$3 == k || $4 == k {print $2}' | sort -u)
-	[ "$(echo "$modes" | wc -l)" -eq 1 ] || modes=
-	note "kernel $k: ${tests% } (${modes:-both modes})"
-	# a bug kernel fails its scenario by design: matrix.py judges the runs
-	VARIANT=$k TESTS=${tests% } LRU_MODE=$modes RESULTS=$out/$k \
-		"$SUITE_ROOT/runner/suite.sh" kselftest || true
-	[ -f "$out/$k/summary.json" ] || die "kernel $k produced no summary (see $out/$k/logs)"
-done
+# each row on its two kernels, in the LRU mode it checks; a kernel that
+# several rows name is rebuilt incrementally (one object per variant)
+while read -r test mode bug fixed; do
+	for k in "$bug" "$fixed"; do
+		note "$test ($mode) on kernel $k"
+		# a bug kernel fails its scenario by design: matrix.py judges the runs
+		VARIANT=$k TESTS=$test LRU_MODE=$mode RESULTS=$out/$test/$k \
+			"$SUITE_ROOT/runner/suite.sh" kselftest </dev/null || true
+		[ -f "$out/$test/$k/summary.json" ] ||
+			die "kernel $k produced no summary (see $out/$test/$k/logs)"
+	done
+done <<<"$rows"
 
 echo "$rows" >"$out/matrix.txt"
 note "total: $(($(date +%s) - t0))s"

@@ -10,18 +10,18 @@ fx=tests/fixtures
 . tests/expect.sh
 
 # kernel "thrash": readahead_refault_classic fails; kernel "calm": it passes
-mkdir -p "$tmp/m/thrash" "$tmp/m/calm" "$tmp/m/flaky"
-cp "$fx/pass/kselftest-readahead_refault.ktap" "$tmp/m/thrash/"
+r=$tmp/m/readahead_refault
+mkdir -p "$r/thrash" "$r/calm" "$r/flaky"
+cp "$fx/pass/kselftest-readahead_refault.ktap" "$r/thrash/"
 sed 's/^# not ok 2 readahead_refault_classic/# ok 2 readahead_refault_classic/' \
-	"$fx/pass/kselftest-readahead_refault.ktap" >"$tmp/m/calm/kselftest-readahead_refault.ktap"
+	"$fx/pass/kselftest-readahead_refault.ktap" >"$r/calm/kselftest-readahead_refault.ktap"
 for i in $(seq 10); do
 	k=calm
 	[ "$i" -le 2 ] && k=thrash
-	cp "$tmp/m/$k/kselftest-readahead_refault.ktap" \
-		"$tmp/m/flaky/kselftest-readahead_refault.r$i.ktap"
+	cp "$r/$k/kselftest-readahead_refault.ktap" "$r/flaky/kselftest-readahead_refault.r$i.ktap"
 done
 for k in thrash calm flaky; do
-	runner/summary.py "$tmp/m/$k" >/dev/null
+	runner/summary.py "$r/$k" >/dev/null
 done
 
 echo "readahead_refault classic thrash calm" >"$tmp/m/matrix.txt"
