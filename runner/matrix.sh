@@ -50,6 +50,9 @@ while read -r test mode bug fixed; do
 			"$SUITE_ROOT/runner/suite.sh" kselftest </dev/null || true
 		[ -f "$out/$test/$k/summary.json" ] ||
 			die "kernel $k produced no summary (see $out/$test/$k/logs)"
+		# probe the accelerator once (a failing KVM probe costs up to 45 s)
+		[ -n "${GUEST_ACCEL:-}" ] || GUEST_ACCEL=$(cat "$out/$test/$k/accel" 2>/dev/null)
+		export GUEST_ACCEL
 	done
 done <<<"$rows"
 
