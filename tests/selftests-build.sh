@@ -21,13 +21,14 @@ grep -q '^mm/mglru:' "$out/install/kselftest-list.txt" ||
 
 # Bad input is rejected before a test touches anything (safe on the host):
 # a bad option or MGLRU_MODE gets one line on stderr and exit status 1.
-for t in $(sed -n 's/^mm\/mglru://p' "$out/install/kselftest-list.txt"); do
+sed -n 's/^mm\/mglru://p' "$out/install/kselftest-list.txt" >"$out/tests"
+while read -r t; do
 	for bad in "-m both" "MGLRU_MODE=both"; do
 		if [ "$bad" = "-m both" ]; then
 			env -u MGLRU_MODE "$out/install/mm/mglru/$t" -m both
 		else
 			env MGLRU_MODE=both "$out/install/mm/mglru/$t"
-		fi >/dev/null 2>"$out/err"
+		fi </dev/null >/dev/null 2>"$out/err"
 		got=$?
 		if [ $got -ne 1 ] || [ "$(wc -l <"$out/err")" -ne 1 ]; then
 			echo "selftests-build: $t $bad: exit $got, stderr:"
@@ -36,4 +37,4 @@ for t in $(sed -n 's/^mm\/mglru://p' "$out/install/kselftest-list.txt"); do
 		fi
 		echo "ok $t $bad: $(cat "$out/err")"
 	done
-done
+done <"$out/tests"
