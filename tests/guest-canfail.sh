@@ -3,9 +3,8 @@
 #
 # Runs inside the guest: each mm/mglru kselftest's failure criterion must be
 # able to fail. Every scenario is run with options that overload it (anon
-# churn beyond the memcg, a write delay no memcg survives, a memcg that never
-# reclaims) or in the LRU mode that fails it on this kernel, and must report
-# "not ok".
+# churn beyond the memcg, a memcg too small for the reader, a write delay no
+# memcg survives, a memcg that never reclaims) and must report "not ok".
 #
 # usage: guest-canfail.sh INSTALL_DIR
 
