@@ -8,7 +8,9 @@
  * The vm.dirty_ratio knobs are raised (and restored) so that the memcg can
  * fill with dirty folios: with the default 20% of a 128M memcg, dd is held
  * in balance_dirty_pages() and reclaim never meets a memcg full of them, as
- * it does on the large machines where the bug was reported.
+ * it does on the large machines where the bug was reported. The threshold
+ * is steep on a 2-vCPU guest: at 95% 6.12's MGLRU OOM-killed dd in 1 of 6
+ * runs, at 100% in 16 of 16.
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -32,7 +34,7 @@ static struct {
 	.size = 256 * SZ_1M,
 	.delay_ms = 3000,
 	.timeout_s = 180,
-	.dirty_ratio = 90,
+	.dirty_ratio = 100,
 	.dirty_bg_ratio = 80,
 };
 
