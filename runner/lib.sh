@@ -67,6 +67,16 @@ tree_name()
 	fi
 }
 
+# refresh_tree STAGING TREE: make TREE a copy of STAGING for an incremental
+# build. A file whose content did not change keeps its timestamp; a changed
+# one gets the current time, even when STAGING's copy is older (a variant's
+# patch taken out brings back the pristine file's old mtime), so that make
+# rebuilds its objects.
+refresh_tree()
+{
+	rsync -a --no-times --checksum --delete "$1/" "$2/"
+}
+
 # The mm/mglru kselftests of a tree, built with the kselftest machinery.
 KSELFTEST_INSTALL=$CACHE/build/$(tree_name)/kselftest-install
 

@@ -15,9 +15,9 @@
 #   lib/tests/ and tools/testing/selftests/mm/mglru/ copied over, and
 #   mm/mglru added to the kselftest TARGETS.
 #
-# The copy is refreshed with rsync --checksum from a staging copy, so files
-# whose content did not change keep their timestamps and a warm rebuild is
-# incremental.
+# The copy is refreshed from a staging copy by refresh_tree (lib.sh): files
+# whose content did not change keep their timestamps, so a warm rebuild is
+# incremental, and changed ones are rebuilt.
 
 . "$(dirname "$0")/lib.sh"
 set -o pipefail
@@ -97,5 +97,5 @@ grep -q '^TARGETS += mm/mglru$' tools/testing/selftests/Makefile ||
 	echo "applied=${applied# }"
 } >.mglru-suite
 
-rsync -a --checksum --delete "$staging/" "$tree/" || die "cannot refresh $tree"
+refresh_tree "$staging" "$tree" || die "cannot refresh $tree"
 echo "$tree"

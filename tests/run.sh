@@ -28,6 +28,7 @@ check tree-kunit runner/tree.sh kunit
 check static tests/static.sh "$(tail -n1 "$LOGDIR/tree-kunit.log")"
 check summary tests/summary.sh
 check matrix tests/matrix.sh
+check tree-refresh tests/tree-refresh.sh
 check runner-input tests/runner-input.sh
 check selftests-build tests/selftests-build.sh
 check kunit-um runner/suite.sh kunit
