@@ -7,27 +7,30 @@
 #   make check        the project's own tests (what CI runs)
 #
 # Variables (environment or command line):
-#   KDIR=<path>       a kernel tree to use instead of Debian's 6.12 (never
-#                     modified: the suite works on a scratch copy)
+#   KERNEL=debian-7.3 a kernel of runner/kernels.txt (debian-7.3, the default,
+#                     debian-7.2 or debian-6.12), fetched from Debian's archive
+#   KDIR=<path>       a kernel tree to use instead (never modified: the
+#                     suite works on a scratch copy)
 #   ARCH=x86_64       guest architecture
-#   ACCEL=auto        auto|kvm|tcg: auto smoke-boots KVM and falls back to TCG
+#   ACCEL=auto        auto|kvm|tcg: auto uses KVM where kvm_intel or kvm_amd
+#                     serves /dev/kvm, else TCG
 #   JOBS, MEM, CPUS   build jobs, guest memory and vCPUs
 #   TESTS="a b"       run only these kselftests (see `make list`)
 #   REPEAT=N          run each kselftest N times (detection rates)
 #   LRU_MODE=mglru    run the kselftests in one LRU mode (mglru|classic)
 #   A=, B=            two results folders for `make compare`
 #   KUNIT_ARCH=um     um|x86_64 for `make kunit`
-#   VARIANT=port      the guest kernel with the 6.12 helper port applied, or
+#   VARIANT=port      the guest kernel with the kernel's helper port applied, or
 #                     a validation kernel of patches/variants/
 #   MATRIX_ROWS="t"   `make matrix`: only these rows of expectations/matrix.txt
 #   CACHE, RESULTS    cache folder, results folder of this run
 
 JOBS ?= $(shell nproc)
-export KDIR ARCH ACCEL JOBS MEM CPUS TESTS REPEAT LRU_MODE KUNIT_ARCH VARIANT CACHE \
+export KERNEL KDIR ARCH ACCEL JOBS MEM CPUS TESTS REPEAT LRU_MODE KUNIT_ARCH VARIANT CACHE \
 	RESULTS MATRIX_ROWS
 
 .PHONY: all kunit kselftest vm-shell selftest-check matrix mutants compare deps check \
-	list clean
+	list kernels clean
 
 all:
 	@runner/suite.sh all
@@ -60,8 +63,10 @@ check:
 	@tests/run.sh
 
 list:
-	@ls tools/testing/selftests/mm/mglru/*.c | xargs -n1 basename | \
-		sed -n 's/\.c$$//p' | grep -v '_lib$$'
+	@bash -c '. runner/lib.sh && suite_tests'
+
+kernels:
+	@grep -v '^#' runner/kernels.txt | awk 'NF { print $$1, $$3 }'
 
 clean:
 	rm -rf results

@@ -14,7 +14,7 @@ what=${1:-all}
 
 # kunit: build a UML kernel and run kunit.py; checkpatch needs perl.
 pkgs_kunit="build-essential bc bison flex libelf-dev libssl-dev python3 perl
-	    rsync xz-utils ccache patch"
+	    rsync xz-utils ccache patch debian-archive-keyring"
 # guest: build an x86_64 kernel and boot it under virtme-ng; the guest runs
 # the scenarios with the host's fio, dmsetup, losetup and mkfs.ext4.
 pkgs_guest="cpio kmod udev qemu-system-x86 python3-venv fio dmsetup
@@ -27,7 +27,6 @@ guest) pkgs="$pkgs_kunit $pkgs_guest" ;;
 all) pkgs="$pkgs_kunit $pkgs_guest shellcheck python3-docutils" ;;
 *) die "deps.sh: unknown set '$what' (kunit, check, guest or all)" ;;
 esac
-[ -z "${KDIR:-}" ] && pkgs="$pkgs $DEBIAN_SRC_PKG"
 pkgs="$pkgs ${EXTRA_PKGS:-}"
 
 missing=

@@ -10,9 +10,22 @@ ARCH=${ARCH:-x86_64}
 JOBS=${JOBS:-$(nproc)}
 VENV=$CACHE/venv
 
-# The embedded default kernel: Debian's packaged source.
-DEBIAN_SRC_PKG=linux-source-6.12
-DEBIAN_SRC_TAR=/usr/src/linux-source-6.12.tar.xz
+# The kernels the suite knows by name, one per line (kernels.txt).
+KERNELS=${KERNELS:-$SUITE_ROOT/runner/kernels.txt}
+
+# kernel_row NAME: print NAME's line of kernels.txt; fail if there is none.
+kernel_row()
+{
+	awk -v n="$1" '!/^#/ && $1 == n { print; f = 1 } END { exit !f }' "$KERNELS"
+}
+
+# kernel_names: the known kernel names, the default first, on one line.
+kernel_names()
+{
+	awk '!/^#/ && NF { printf "%s%s", s, $1; s = " " }' "$KERNELS"
+}
+
+KERNEL=${KERNEL:-$(kernel_names | cut -d' ' -f1)}
 
 die()
 {
@@ -57,13 +70,43 @@ check_kdir()
 	fi
 }
 
-# A short name for a tree: "debian-<version>" or "kdir-<hash of its path>".
+# hold_lock NAME: hold $CACHE/locks/NAME.lock until this process exits,
+# saying so when another run holds it. Runs that share a cache serialise on
+# what they share: a kernel's fetch, a scratch tree and its build.
+hold_lock()
+{
+	local fd
+
+	mkdir -p "$CACHE/locks" || die "cannot create $CACHE/locks"
+	exec {fd}>>"$CACHE/locks/$1.lock" || die "cannot open $CACHE/locks/$1.lock"
+	if ! flock -n "$fd"; then
+		note "waiting for another run that uses $1"
+		flock "$fd" || die "cannot lock $CACHE/locks/$1.lock"
+	fi
+}
+
+# suite_tests: the kselftests' names, from their Makefile's TEST_GEN_PROGS.
+suite_tests()
+{
+	sed -n 's/^TEST_GEN_PROGS *+\?:\?= *//p' \
+		"$SUITE_ROOT/tools/testing/selftests/mm/mglru/Makefile" | tr -s ' \n' '\n'
+}
+
+# check_kernel: KERNEL must name a line of kernels.txt (unless KDIR is set).
+check_kernel()
+{
+	[ -n "${KDIR:-}" ] && return
+	kernel_row "$KERNEL" >/dev/null ||
+		die "KERNEL=$KERNEL: unknown (one of: $(kernel_names))"
+}
+
+# A short name for a tree: KERNEL's name or "kdir-<hash of its path>".
 tree_name()
 {
 	if [ -n "${KDIR:-}" ]; then
 		echo "kdir-$(realpath "$KDIR" | sha1sum | cut -c1-10)"
 	else
-		echo "debian-6.12"
+		echo "$KERNEL"
 	fi
 }
 

@@ -32,6 +32,15 @@ if [ -n "${MATRIX_ROWS:-}" ]; then
 fi
 echo "$rows" | awk 'NF != 4 || ($2 != "mglru" && $2 != "classic") { exit 1 }' ||
 	die "$matrix: each row needs <test> mglru|classic <bug kernel> <fixed kernel>"
+# a kernel is <KERNEL>:<VARIANT>, or a VARIANT of the run's KERNEL
+for k in $(echo "$rows" | awk '{ print $3; print $4 }' | sort -u); do
+	case $k in
+	*:*) KERNEL=${k%%:*} check_kernel ;;
+	esac
+	v=${k#*:}
+	[ "$v" = default ] || [ "$v" = port ] || [ -d "$SUITE_ROOT/patches/variants/$v" ] ||
+		die "$matrix: kernel $k: no variant '$v' (default, port or patches/variants/<name>)"
+done
 
 out=${RESULTS:-$SUITE_ROOT/results/$(date +%Y%m%d-%H%M%S)-matrix-$(tree_name)}
 mkdir -p "$out" || die "cannot create $out"
@@ -46,13 +55,12 @@ while read -r test mode bug fixed; do
 	for k in "$bug" "$fixed"; do
 		note "$test ($mode) on kernel $k"
 		# a bug kernel fails its scenario by design: matrix.py judges the runs
-		VARIANT=$k TESTS=$test LRU_MODE=$mode RESULTS=$out/$test/$k \
+		kernel=$KERNEL
+		[ "$k" != "${k#*:}" ] && kernel=${k%%:*}
+		KERNEL=$kernel VARIANT=${k#*:} TESTS=$test LRU_MODE=$mode RESULTS=$out/$test/$k \
 			"$SUITE_ROOT/runner/suite.sh" kselftest </dev/null || true
 		[ -f "$out/$test/$k/summary.json" ] ||
 			die "kernel $k produced no summary (see $out/$test/$k/logs)"
-		# probe the accelerator once (a failing KVM probe costs up to 45 s)
-		[ -n "${GUEST_ACCEL:-}" ] || GUEST_ACCEL=$(cat "$out/$test/$k/accel" 2>/dev/null)
-		export GUEST_ACCEL
 	done
 done <<<"$rows"
 

@@ -19,6 +19,7 @@ all|kunit|kselftest|vm-shell|selftest-check) ;;
 *) die "suite.sh: unknown job '$what' (all, kunit, kselftest, vm-shell or selftest-check)" ;;
 esac
 [ -n "${KDIR:-}" ] && check_kdir "$KDIR"
+check_kernel
 case ${ACCEL:-auto} in
 auto|kvm|tcg) ;;
 *) die "ACCEL=$ACCEL: expected auto, kvm or tcg" ;;
@@ -28,6 +29,23 @@ case ${LRU_MODE:-} in
 *) die "LRU_MODE=$LRU_MODE: expected mglru or classic (empty: both)" ;;
 esac
 [ "$ARCH" = x86_64 ] || die "ARCH=$ARCH: only x86_64 guests are supported"
+case ${KUNIT_ARCH:-um} in
+um|x86_64) ;;
+*) die "KUNIT_ARCH=$KUNIT_ARCH: expected um or x86_64" ;;
+esac
+case ${REPEAT:-1} in
+''|*[!0-9]*|0) die "REPEAT=$REPEAT: expected a positive number" ;;
+esac
+for v in JOBS CPUS; do
+	case ${!v:-1} in
+	*[!0-9]*|0) die "$v=${!v}: expected a positive number" ;;
+	esac
+done
+known=$(suite_tests)
+for t in ${TESTS:-}; do
+	echo "$known" | grep -qx -- "$t" ||
+		die "TESTS: unknown test '$t' (known: $(echo "$known" | tr '\n' ' '))"
+done
 case ${VARIANT:-} in
 ''|default|port) ;;
 *) [ -d "$SUITE_ROOT/patches/variants/$VARIANT" ] ||
@@ -42,6 +60,14 @@ export LOGDIR=$RESULTS/logs
 ln -sfn "$RESULTS" "$SUITE_ROOT/results/latest" 2>/dev/null
 t0=$(date +%s)
 note "results: $RESULTS"
+
+# Runs that share the cache wait for each other on a kernel's scratch trees:
+# the KUnit tree (which make mutants patches in place) and the guest tree,
+# its build and its installed kselftests. Taken in this order.
+if [ "$what" = all ] || [ "$what" = kunit ]; then
+	hold_lock "$(tree_name)-kunit"
+fi
+[ "$what" != kunit ] && hold_lock "$(tree_name)-guest"
 
 deps=guest
 [ "$what" = kunit ] && [ "${KUNIT_ARCH:-um}" = um ] && deps=kunit

@@ -1,16 +1,18 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Prepare the scratch kernel tree a run builds: a copy of KDIR (or of
-# Debian's linux-source-6.12) with the suite applied. The source tree itself
+# Prepare the scratch kernel tree a run builds: a copy of KDIR (or of the
+# KERNEL of runner/kernels.txt) with the suite applied. The source tree itself
 # is never modified. Prints the scratch tree's path on stdout.
 #
 # usage: tree.sh kunit|guest
 #
 # Applied, in order:
 #   patches/hook/      always (unless the tree already has the hook);
-#   patches/port-6.12/ to the kunit tree when it lacks lruvec_evictable_size(),
-#                      and to the guest tree only when VARIANT=port;
+#   patches/<port>/    the kernel's port (kernels.txt; port-6.12 for KDIR
+#                      trees) to the kunit tree when it lacks
+#                      lruvec_evictable_size(), and to the guest tree only
+#                      when VARIANT=port;
 #   patches/variants/$VARIANT/ to the guest tree: a validation kernel;
 #   lib/tests/ and tools/testing/selftests/mm/mglru/ copied over, and
 #   mm/mglru added to the kselftest TARGETS.
@@ -38,16 +40,11 @@ flock 9 || die "cannot lock $CACHE/trees/$(tree_name)"
 if [ -n "${KDIR:-}" ]; then
 	check_kdir "$KDIR"
 	src=$(realpath "$KDIR")
+	port='port-6.12'
 else
-	[ -f "$DEBIAN_SRC_TAR" ] || die "$DEBIAN_SRC_TAR missing: install $DEBIAN_SRC_PKG (make deps)"
-	version=$(dpkg-query -W -f='${Version}' "$DEBIAN_SRC_PKG")
-	src=$CACHE/src/$DEBIAN_SRC_PKG
-	if [ "$(cat "$src/.mglru-version" 2>/dev/null)" != "$version" ]; then
-		note "extracting $DEBIAN_SRC_PKG $version"
-		rm -rf "$src"
-		tar -C "$CACHE/src" -xf "$DEBIAN_SRC_TAR" || die "cannot extract $DEBIAN_SRC_TAR"
-		echo "$version" >"$src/.mglru-version"
-	fi
+	src=$("$SUITE_ROOT/runner/fetch-kernel.sh" "$KERNEL") || exit 1
+	version=$(cat "$src/.mglru-version")
+	port=$(kernel_row "$KERNEL" | awk '{ print $6 }')
 fi
 
 rsync -a --delete --exclude=/.git --exclude=/.mglru-version "$src/" "$staging/" ||
@@ -73,7 +70,12 @@ apply()
 
 grep -q CONFIG_MGLRU_KUNIT_TEST mm/vmscan.c || apply "$SUITE_ROOT"/patches/hook/*.patch
 if [ "$role" = kunit ] || [ "${VARIANT:-}" = port ]; then
-	grep -q 'lruvec_evictable_size(' mm/vmscan.c || apply "$SUITE_ROOT"/patches/port-6.12/*.patch
+	if ! grep -q 'lruvec_evictable_size(' mm/vmscan.c; then
+		if [ "$port" = - ] || [ ! -d "$SUITE_ROOT/patches/$port" ]; then
+			die "$src lacks lruvec_evictable_size() and $(tree_name) has no port"
+		fi
+		apply "$SUITE_ROOT/patches/$port"/*.patch
+	fi
 fi
 if [ "$role" = guest ] && [ -n "${VARIANT:-}" ] && [ "$VARIANT" != default ] &&
    [ "$VARIANT" != port ]; then
@@ -91,6 +93,7 @@ grep -q '^TARGETS += mm/mglru$' tools/testing/selftests/Makefile ||
 	die "cannot add mm/mglru to the kselftest TARGETS of $src"
 
 {
+	echo "kernel=$(tree_name)"
 	echo "source=$src"
 	echo "version=${version:-$(make -s kernelversion 2>/dev/null)}"
 	echo "variant=${VARIANT:-default}"

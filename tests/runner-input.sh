@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Bad input to the runner gets a one-line "mglru: error: ..." and a nonzero
-# exit: a KDIR that is not a kernel tree, unknown variables' values, an
-# unknown test name, a package that cannot be installed, a kernel config
-# without MGLRU, a guest that does not boot.
+# exit: a KDIR that is not a kernel tree, unknown variables' values and test
+# names (within a second), a pinned kernel the archive no longer serves, a
+# package that cannot be installed, a kernel config without MGLRU, a guest
+# that does not boot.
 
 cd "$(dirname "$0")/.." || exit 1
 . runner/lib.sh
@@ -30,23 +31,50 @@ expect_error()
 	fi
 }
 
+# fast_error NAME PATTERN CMD...: as expect_error, and within a second,
+# before any slow work
+fast_error()
+{
+	local t0 ms
+
+	t0=$(date +%s%N)
+	expect_error "$@"
+	ms=$((($(date +%s%N) - t0) / 1000000))
+	if [ "$ms" -ge 1000 ]; then
+		echo "FAIL $1: the error took ${ms} ms (more than a second)"
+		rc=1
+	fi
+}
+
+fast_error "KERNEL unknown" "KERNEL=debian-9.9: unknown (one of: debian-7.3" \
+	env KERNEL=debian-9.9 runner/suite.sh all
+fast_error "TESTS unknown" "unknown test 'no_such_test'" \
+	env TESTS="aging_oom no_such_test" runner/suite.sh kselftest
+fast_error "REPEAT not a number" "REPEAT=ten" env REPEAT=ten runner/suite.sh kselftest
+fast_error "REPEAT zero" "REPEAT=0" env REPEAT=0 runner/suite.sh kselftest
+fast_error "JOBS not a number" "JOBS=many" env JOBS=many runner/suite.sh kunit
+fast_error "KUNIT_ARCH unknown" "KUNIT_ARCH=sparc" env KUNIT_ARCH=sparc runner/suite.sh kunit
 expect_error "KDIR missing" "no such directory" \
 	env KDIR=/nonexistent/linux runner/suite.sh kunit
 mkdir -p "$tmp/notakernel"
 expect_error "KDIR not a kernel tree" "is not a kernel source tree" \
 	env KDIR="$tmp/notakernel" runner/suite.sh kunit
-expect_error "ACCEL unknown" "ACCEL=warp" env ACCEL=warp runner/suite.sh kselftest
-expect_error "VARIANT unknown" "VARIANT=nope" env VARIANT=nope runner/suite.sh all
-expect_error "LRU_MODE unknown" "LRU_MODE=both" env LRU_MODE=both runner/suite.sh kselftest
-expect_error "ARCH unsupported" "ARCH=riscv" env ARCH=riscv runner/suite.sh kselftest
+fast_error "ACCEL unknown" "ACCEL=warp" env ACCEL=warp runner/suite.sh kselftest
+fast_error "VARIANT unknown" "VARIANT=nope" env VARIANT=nope runner/suite.sh all
+fast_error "LRU_MODE unknown" "LRU_MODE=both" env LRU_MODE=both runner/suite.sh kselftest
+fast_error "ARCH unsupported" "ARCH=riscv" env ARCH=riscv runner/suite.sh kselftest
 expect_error "KUNIT_ARCH unsupported" "KUNIT_ARCH=sparc" \
 	runner/kunit.sh "$(runner/tree.sh kunit)" "$tmp/k" sparc
 expect_error "uninstallable package" "cannot install" \
 	env EXTRA_PKGS=mglru-no-such-package runner/deps.sh kunit
 
 gtree=$(runner/tree.sh guest) || exit 1
-expect_error "unknown test name" "unknown test 'no_such_test'" \
-	env TESTS=no_such_test runner/kselftest.sh "$gtree" /nonexistent/bzImage "$tmp/r"
+
+# a pinned version the archive no longer serves: the error lists those it does
+sed 's/^\(debian-7.3 *linux-source-7.3 *\)[^ ]*/\17.3.0-0~gone/' runner/kernels.txt \
+	>"$tmp/kernels.txt"
+expect_error "pinned version not served" "linux-source-7.3 7.3.0-0~gone is not served.*it serves: 7\.3" \
+	env KERNELS="$tmp/kernels.txt" CACHE="$tmp/cache" runner/fetch-kernel.sh debian-7.3
 
 printf '# CONFIG_LRU_GEN is not set\n' >"$tmp/no-lru-gen.config"
 expect_error "config without LRU_GEN" "lacks CONFIG_LRU_GEN" \

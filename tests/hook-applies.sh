@@ -1,0 +1,42 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The KUnit hook applies as README.rst's manual recipe applies it, with
+# `patch -p1` and with `git apply`, to every kernel of runner/kernels.txt
+# (fetched if need be), and the port to the kernels that name one. Each
+# tree is checked on a copy of the files the patches touch.
+
+cd "$(dirname "$0")/.." || exit 1
+. runner/lib.sh
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+rc=0
+
+for k in $(kernel_names); do
+	src=$(runner/fetch-kernel.sh "$k") || { echo "FAIL $k: cannot fetch"; rc=1; continue; }
+	port=$(kernel_row "$k" | awk '{ print $6 }')
+	patches=(patches/hook/*.patch)
+	[ "$port" != - ] && patches=(patches/"$port"/*.patch "${patches[@]}")
+	for tool in "patch -p1 --forward --quiet" "git apply"; do
+		w=$tmp/$k-${tool%% *}
+		mkdir -p "$w"
+		files=$(cat "${patches[@]/#/$SUITE_ROOT/}" | sed -n 's|^+++ b/||p' | sort -u)
+		# shellcheck disable=SC2086
+		(cd "$src" && cp --parents $files "$w/") || { rc=1; continue; }
+		ok=1
+		for p in "${patches[@]}"; do
+			# shellcheck disable=SC2086
+			(cd "$w" && $tool <"$SUITE_ROOT/$p") >"$tmp/out" 2>&1 || {
+				ok=0
+				echo "FAIL $k: $tool < $p:"
+				sed 's/^/  | /' "$tmp/out"
+			}
+		done
+		if [ $ok = 1 ] && grep -q CONFIG_MGLRU_KUNIT_TEST "$w/mm/vmscan.c"; then
+			echo "ok   $k: ${tool%% --*} applies ${patches[*]##*/}"
+		else
+			rc=1
+		fi
+	done
+done
+exit $rc
