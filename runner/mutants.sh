@@ -2,9 +2,16 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Show that the KUnit suite catches wrong helpers: apply each deliberately
-# broken variant in patches/mutants/ to the KUnit tree, run the suite and
-# count the variants it kills (the suite fails). Prints the kill count and
-# exits 0 only when every mutant was killed.
+# broken variant of the helpers to the KUnit tree, run the suite and count
+# the variants it kills (the suite fails). Prints the kill count and exits 0
+# only when every mutant applied and was killed.
+#
+# The mutants are written against the code they break: patches/mutants/
+# upstream/ for trees that carry the helpers (7.2, 7.3, mm-new) and
+# patches/mutants/<port>/ for a tree that got them from the suite's port.
+# A mutant whose "Requires: <code>" line names code the tree lacks (7.2 has
+# no anon-only early return) is reported as not applicable; any other
+# mutant that does not apply is an error.
 #
 # MUTANTS="01 05" runs only the mutants whose names start with these.
 
@@ -12,32 +19,56 @@
 
 export LOGDIR=${LOGDIR:-$SUITE_ROOT/results/mutants}
 mkdir -p "$LOGDIR"
+hold_lock "$(tree_name)-kunit"
 phase deps "$SUITE_ROOT/runner/deps.sh" kunit || exit 1
 phase tree-kunit "$SUITE_ROOT/runner/tree.sh" kunit || exit 1
 tree=$(tail -n1 "$LOGDIR/tree-kunit.log")
 
-# the unmutated tree must pass, or no kill means anything
-phase mutant-baseline "$SUITE_ROOT/runner/kunit.sh" "$tree" "$LOGDIR/baseline" um ||
-	die "the suite fails on the unmutated tree: no mutant can be judged"
+# A mutant is killed when a case that passes on the unmutated tree fails
+# (or the suite no longer builds). The baseline may have expected failures
+# (7.2 lacks 7.3's anon-only checks): those cases cannot kill anything.
+rm -rf "$LOGDIR/baseline"
+"$SUITE_ROOT/runner/kunit.sh" "$tree" "$LOGDIR/baseline" um >"$LOGDIR/mutant-baseline.log" 2>&1
+cases=$SUITE_ROOT/runner/kunit_cases.py
+baseline=$("$cases" "$LOGDIR/baseline/kunit-um.json" 2>/dev/null | awk '$2 == "PASS" { print $1 }')
+[ -n "$baseline" ] ||
+	die "no case passes on the unmutated tree: no mutant can be judged (log: $LOGDIR/mutant-baseline.log)"
+note "baseline: $(echo "$baseline" | wc -l) cases pass$("$cases" "$LOGDIR/baseline/kunit-um.json" |
+	awk '$2 != "PASS" { printf ", %s %s", $1, $2 }')"
 
 saved=$(mktemp)
 cp -p "$tree/mm/vmscan.c" "$saved"
 trap 'cp "$saved" "$tree/mm/vmscan.c"; rm -f "$saved"' EXIT
 
-total=0 killed=0 survivors=
-for p in "$SUITE_ROOT"/patches/mutants/*.patch; do
+port=$(sed -n 's|^applied=.*patches/\(port-[^/ ]*\)/.*|\1|p' "$tree/.mglru-suite")
+set=$SUITE_ROOT/patches/mutants/${port:-upstream}
+[ -d "$set" ] || die "no mutants for this tree: $set missing"
+note "mutants: ${set#"$SUITE_ROOT"/}"
+
+total=0 killed=0 survivors='' unfit='' na=0
+for p in "$set"/*.patch; do
 	name=$(basename "$p" .patch)
 	if [ -n "${MUTANTS:-}" ]; then
 		echo " $MUTANTS " | grep -q " ${name%%-*} " || continue
 	fi
 	cp "$saved" "$tree/mm/vmscan.c"
+	req=$(sed -n 's/^Requires: //p' "$p")
+	if [ -n "$req" ] && ! grep -qF -- "$req" "$saved"; then
+		printf '[%(%T)T] %-8s %s (the tree lacks: %s)\n' -1 "n/a" "$name" "$req" >&2
+		na=$((na + 1))
+		continue
+	fi
 	if ! patch -d "$tree" -p1 --quiet --forward <"$p" >/dev/null; then
-		note "$name: does not apply to this tree, not counted"
+		printf '[%(%T)T] %-8s %s\n' -1 "UNFIT" "$name (does not apply)" >&2
+		unfit="$unfit $name"
 		continue
 	fi
 	total=$((total + 1))
 	t0=$(date +%s)
-	if "$SUITE_ROOT/runner/kunit.sh" "$tree" "$LOGDIR/$name" um >"$LOGDIR/$name.log" 2>&1; then
+	rm -rf "${LOGDIR:?}/$name"
+	"$SUITE_ROOT/runner/kunit.sh" "$tree" "$LOGDIR/$name" um >"$LOGDIR/$name.log" 2>&1
+	passing=$("$cases" "$LOGDIR/$name/kunit-um.json" 2>/dev/null | awk '$2 == "PASS" { print $1 }')
+	if [ -z "$(comm -23 <(echo "$baseline" | sort) <(echo "$passing" | sort))" ]; then
 		survivors="$survivors $name"
 		verdict=SURVIVED
 	else
@@ -47,6 +78,7 @@ for p in "$SUITE_ROOT"/patches/mutants/*.patch; do
 	printf '[%(%T)T] %-8s %s (%ss)\n' -1 "$verdict" "$name" $(($(date +%s) - t0)) >&2
 done
 
-echo "mutants killed: $killed of $total"
+echo "mutants killed: $killed of $total ($na not applicable to this tree)"
 [ "$total" -gt 0 ] || die "no mutant applied"
+[ -z "$unfit" ] || die "mutants that do not apply:$unfit (update them to this tree's helpers)"
 [ -z "$survivors" ] || die "surviving mutants:$survivors"

@@ -4,8 +4,9 @@
  * lruvec_evictable_size(), get_nr_to_scan() and should_run_aging().
  *
  * The helpers are static and take struct scan_control, which only
- * mm/vmscan.c defines, so mm/vmscan.c includes this file at its end when
- * CONFIG_MGLRU_KUNIT_TEST is set (as mm/damon/core.c does for its tests).
+ * mm/vmscan.c defines, so mm/vmscan.c includes this file at the end of its
+ * CONFIG_LRU_GEN section when CONFIG_MGLRU_KUNIT_TEST is set (as
+ * mm/damon/core.c includes its tests).
  *
  * Each case builds the generation state directly on a test-allocated
  * lruvec: no folio is involved, only min_seq, max_seq and the per-generation
@@ -312,8 +313,8 @@ static void mglru_test_budget_anon_only_without_swap(struct kunit *test)
 {
 	struct mglru_env env;
 
-	if (get_nr_swap_pages() > 0)
-		kunit_skip(test, "the test kernel has swap");
+	KUNIT_ASSERT_LE_MSG(test, get_nr_swap_pages(), 0L,
+			    "the test kernel has swap: anon is reclaimable here");
 
 	mglru_env_init(test, &env, &mglru_budget_state);
 	env.sc.priority = 0;
@@ -321,6 +322,28 @@ static void mglru_test_budget_anon_only_without_swap(struct kunit *test)
 
 	KUNIT_EXPECT_EQ(test, get_nr_to_scan(env.lruvec, &env.sc, env.memcg,
 					     SWAPPINESS_ANON_ONLY), 0L);
+	mglru_expect_seqs_unchanged(test, env.lruvec, &mglru_budget_state);
+}
+
+/*
+ * Only proactive reclaim asks for anon only: get_nr_to_scan() warns once
+ * when SWAPPINESS_ANON_ONLY reaches it from anywhere else. The warning is
+ * seen through the taint it leaves, so the case needs an untainted kernel
+ * and prints one intended WARNING splat.
+ */
+static void mglru_test_budget_anon_only_warns_outside_proactive(struct kunit *test)
+{
+	struct mglru_env env;
+
+	KUNIT_ASSERT_FALSE_MSG(test, test_taint(TAINT_WARN),
+			       "an earlier warning tainted the kernel: this one cannot be seen");
+
+	mglru_env_init(test, &env, &mglru_budget_state);
+	env.sc.priority = 0;
+	env.sc.proactive = 0;
+
+	get_nr_to_scan(env.lruvec, &env.sc, env.memcg, SWAPPINESS_ANON_ONLY);
+	KUNIT_EXPECT_TRUE(test, test_taint(TAINT_WARN));
 	mglru_expect_seqs_unchanged(test, env.lruvec, &mglru_budget_state);
 }
 #endif
@@ -473,6 +496,11 @@ static const struct mglru_aging_case mglru_aging_cases[] = {
 		.min_seq = { 5, 4 }, .max_seq = 7, .expected = false,
 	},
 	{
+		.name = "swappiness_60_out_of_gens_uses_the_older_type",
+		.swappiness = 60, .priority = DEF_PRIORITY,
+		.min_seq = { 6, 4 }, .max_seq = 7, .expected = false,
+	},
+	{
 		.name = "swappiness_60_two_gens_of_oldest_type_ages",
 		.swappiness = 60, .priority = DEF_PRIORITY,
 		.min_seq = { 7, 6 }, .max_seq = 7, .expected = true,
@@ -517,6 +545,7 @@ static struct kunit_case mglru_test_cases[] = {
 	KUNIT_CASE(mglru_test_budget_swappiness),
 #ifdef SWAPPINESS_ANON_ONLY
 	KUNIT_CASE(mglru_test_budget_anon_only_without_swap),
+	KUNIT_CASE(mglru_test_budget_anon_only_warns_outside_proactive),
 #endif
 	KUNIT_CASE_PARAM(mglru_test_budget_protection, mglru_protection_gen_params),
 	KUNIT_CASE(mglru_test_budget_target_is_unprotected),
