@@ -13,6 +13,8 @@ import os
 import re
 import sys
 
+from kunit_cases import kunit_cases
+
 RESULT = re.compile(r'^(not ok|ok) \d+ (?:- )?(\S+)(?:.*?#\s*(SKIP|TODO|XFAIL|TIMEOUT)\b(.*))?')
 METRIC = re.compile(r'^metric (\S+) ([A-Za-z0-9_.]+)=(\S+)$')
 OUTER = re.compile(r'^(not ok|ok) \d+ selftests: mm/mglru: (\S+)(?:\s*#\s*(\S+))?')
@@ -83,11 +85,47 @@ def median_metrics(all_metrics):
     return out
 
 
-def walk_kunit(group, counts):
-    for case in group.get('test_cases', []):
-        counts[case['status']] = counts.get(case['status'], 0) + 1
-    for sub in group.get('sub_groups', []):
-        walk_kunit(sub, counts)
+def judge(verdict, exp, point, bad, skip_ok=False):
+    """The status shown for a verdict against its expectation (None: PASS
+    expected); unexpected failures and unexpected passes go to bad, and an
+    unexpected SKIP too unless skip_ok."""
+    if exp and exp[0] == 'FLAKY' and verdict in ('PASS', 'FAIL'):
+        return f'{verdict} (known flaky)'
+    if exp and exp[0] == verdict:
+        return f'{verdict} (expected)'
+    if exp and verdict == 'PASS':
+        bad.append(point)
+        return f'UNEXPECTED PASS (expected {exp[0]})'
+    if verdict == 'FAIL' or (verdict == 'SKIP' and not skip_ok):
+        bad.append(point)
+    return verdict
+
+
+def kunit_rows(path, arch, expect, summary, rows, bad):
+    """One row per KUnit architecture with the case counts, and one per case
+    that did not simply pass or has an expectation. A case is a test point
+    'kunit.<suite>.<case>[.<parameter>]', the same on every architecture.
+    A skipped case is not a pass: it fails unless expected."""
+    cases = kunit_cases(path)
+    counts = {}
+    for st in cases.values():
+        counts[st] = counts.get(st, 0) + 1
+    summary['kunit'][arch] = {'counts': counts, 'cases': []}
+    nbad = len(bad)
+    for point, verdict in sorted(cases.items()):
+        verdict = {'ERROR': 'FAIL'}.get(verdict, verdict)
+        exp = expect.get(point)
+        status = judge(verdict, exp, point, bad)
+        summary['kunit'][arch]['cases'].append(
+            {'test': point, 'verdict': verdict, 'expected': exp[0] if exp else 'PASS',
+             'expected_reason': exp[1] if exp else ''})
+        if exp or verdict != 'PASS':
+            rows.append((point, arch, status, ''))
+    if not cases:
+        bad.append(f'kunit-{arch}')
+    rows.insert(len(rows) - sum(1 for r in rows if r[1] == arch and r[0].startswith('kunit.')),
+                (f'kunit ({arch})', '', 'PASS' if len(bad) == nbad and cases else 'FAIL',
+                 ' '.join(f'{k.lower()}={v}' for k, v in sorted(counts.items()))))
 
 
 def load_expectations(path):
@@ -153,15 +191,7 @@ def main():
     for name in sorted(os.listdir(res)):
         m = re.match(r'kunit-(\w+)\.json$', name)
         if m:
-            with open(os.path.join(res, name)) as f:
-                counts = {}
-                walk_kunit(json.load(f), counts)
-            summary['kunit'][m.group(1)] = counts
-            ok = counts.get('PASS', 0) > 0 and set(counts) <= {'PASS', 'SKIP'}
-            rows.append((f'kunit ({m.group(1)})', '', 'PASS' if ok else 'FAIL',
-                         ' '.join(f'{k.lower()}={v}' for k, v in sorted(counts.items()))))
-            if not ok:
-                bad.append(f'kunit-{m.group(1)}')
+            kunit_rows(os.path.join(res, name), m.group(1), expect, summary, rows, bad)
             continue
         m = re.match(r'kselftest-(\w+?)(?:\.r\d+)?\.ktap$', name)
         if not m:
@@ -184,16 +214,7 @@ def main():
         if mode not in ('mglru', 'classic'):
             test, mode = point, ''
         exp = expect.get(point)
-        status = verdict
-        if exp and exp[0] == 'FLAKY' and verdict in ('PASS', 'FAIL'):
-            status = f'{verdict} (known flaky)'
-        elif exp and exp[0] == verdict:
-            status = f'{verdict} (expected)'
-        elif exp and verdict == 'PASS':
-            status = f'UNEXPECTED PASS (expected {exp[0]})'
-            bad.append(point)
-        elif verdict == 'FAIL':
-            bad.append(point)
+        status = judge(verdict, exp, point, bad, skip_ok=True)
         entry = {'test': test, 'mode': mode, 'verdict': verdict,
                  'expected': exp[0] if exp else 'PASS',
                  'expected_reason': exp[1] if exp else '',

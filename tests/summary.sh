@@ -34,6 +34,18 @@ assert m[('readahead_refault', 'mglru')]['verdict'] == 'PASS', m
 print('ok   metrics and modes reach summary.json')
 PY
 
+# KUnit: each case is a test point; a skipped case is not a pass
+cp -r "$fx/kunit" "$tmp/kunit"
+expect_rc 1 "a failing KUnit case fails the run" runner/summary.py "$tmp/kunit"
+expect_rc 0 "expected KUnit failure and skip pass the run" \
+	runner/summary.py "$tmp/kunit" --expect "$fx/expect-kunit.txt"
+expect_rc 1 "an unexpected KUnit skip fails the run" \
+	runner/summary.py "$tmp/kunit" --expect "$fx/expect-kunit-fail-only.txt"
+sed 's/"FAIL"/"PASS"/' "$fx/kunit/kunit-um.json" >"$tmp/kunit/kunit-um.json"
+expect_rc 1 "an unexpected KUnit pass fails the run" \
+	runner/summary.py "$tmp/kunit" --expect "$fx/expect-kunit.txt"
+grep -q 'UNEXPECTED PASS' "$tmp/out" || { echo "FAIL: no UNEXPECTED PASS line for KUnit"; rc=1; }
+
 cp -r "$fx/fail" "$tmp/dead"
 expect_rc 1 "a test that timed out fails the run" runner/summary.py "$tmp/dead"
 grep -q 'TIMEOUT' "$tmp/dead/summary.json" || { echo "FAIL: timeout not recorded"; rc=1; }
