@@ -9,9 +9,10 @@
 # The mutants are written against the code they break: patches/mutants/
 # upstream/ for trees that carry the helpers (7.2, 7.3, mm-new) and
 # patches/mutants/<port>/ for a tree that got them from the suite's port.
-# A mutant whose "Requires: <code>" line names code the tree lacks (7.2 has
-# no anon-only early return) is reported as not applicable; any other
-# mutant that does not apply is an error.
+# A mutant whose "Requires: <line>" lines name code the tree lacks (lines
+# that must follow each other; 7.2 has no anon-only early return in
+# get_nr_to_scan()) is reported as not applicable; any other mutant that
+# does not apply is an error.
 #
 # MUTANTS="01 05" runs only the mutants whose names start with these.
 
@@ -45,6 +46,17 @@ set=$SUITE_ROOT/patches/mutants/${port:-upstream}
 [ -d "$set" ] || die "no mutants for this tree: $set missing"
 note "mutants: ${set#"$SUITE_ROOT"/}"
 
+# has_lines LINES FILE: FILE has LINES, one after the other (each compared
+# without its indentation)
+has_lines()
+{
+	awk -v want="$1" '
+		BEGIN { n = split(want, w, "\n") }
+		{ gsub(/^[ \t]+|[ \t]+$/, ""); i = ($0 == w[i + 1]) ? i + 1 : ($0 == w[1]) }
+		i == n { found = 1; exit }
+		END { exit !found }' "$2"
+}
+
 total=0 killed=0 survivors='' unfit='' na=0
 for p in "$set"/*.patch; do
 	name=$(basename "$p" .patch)
@@ -53,8 +65,8 @@ for p in "$set"/*.patch; do
 	fi
 	cp "$saved" "$tree/mm/vmscan.c"
 	req=$(sed -n 's/^Requires: //p' "$p")
-	if [ -n "$req" ] && ! grep -qF -- "$req" "$saved"; then
-		printf '[%(%T)T] %-8s %s (the tree lacks: %s)\n' -1 "n/a" "$name" "$req" >&2
+	if [ -n "$req" ] && ! has_lines "$req" "$saved"; then
+		printf '[%(%T)T] %-8s %s (the tree lacks: %s)\n' -1 "n/a" "$name" "${req//$'\n'/ | }" >&2
 		na=$((na + 1))
 		continue
 	fi
