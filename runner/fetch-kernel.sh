@@ -63,15 +63,21 @@ if [ ! -f "$deb" ]; then
 		die "$pkg $version is not served by $archive $suite; it serves: $(served | tr '\n' ' ')(update runner/kernels.txt)"
 	fi
 	note "downloading $pkg $version"
-	(cd "$apt/debs" && apt-get "${apt_opts[@]}" -qq download "$pkg=$version") \
+	# into a folder of its own, so that an interrupted download is never
+	# taken for a whole package
+	rm -rf "$apt/debs/partial"
+	mkdir -p "$apt/debs/partial"
+	(cd "$apt/debs/partial" && apt-get "${apt_opts[@]}" -qq download "$pkg=$version") \
 		>"$apt/download.log" 2>&1 ||
 		die "apt-get download $pkg=$version failed (log: $apt/download.log)"
-	[ -f "$deb" ] || die "apt-get download left no $deb"
+	mv "$apt/debs/partial/${deb##*/}" "$deb" 2>/dev/null ||
+		die "apt-get download left no ${deb##*/}"
 fi
 
 note "extracting $pkg $version"
 rm -rf "$src/deb" "$tree"
-dpkg-deb -x "$deb" "$src/deb" || die "cannot extract $deb"
+dpkg-deb -x "$deb" "$src/deb" ||
+	{ rm -f "$deb"; die "cannot extract $deb (removed: rerun to download it again)"; }
 tarball=$(find "$src/deb/usr/src" -maxdepth 1 -name 'linux-source-*.tar.*' | head -n1)
 [ -n "$tarball" ] || die "$deb holds no linux-source tarball"
 mkdir -p "$tree"

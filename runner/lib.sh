@@ -5,7 +5,7 @@
 # Source it; do not run it.
 
 SUITE_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-CACHE=${CACHE:-$HOME/.cache/mglru-suite}
+CACHE=$(realpath -m "${CACHE:-$HOME/.cache/mglru-suite}")
 ARCH=${ARCH:-x86_64}
 JOBS=${JOBS:-$(nproc)}
 VENV=$CACHE/venv
@@ -72,17 +72,23 @@ check_kdir()
 
 # hold_lock NAME: hold $CACHE/locks/NAME.lock until this process exits,
 # saying so when another run holds it. Runs that share a cache serialise on
-# what they share: a kernel's fetch, a scratch tree and its build.
+# what they share: a kernel's fetch, a scratch tree and its build. A lock
+# an ancestor holds (MGLRU_HELD) is held already: taking it again through
+# another open file would wait for ever.
 hold_lock()
 {
 	local fd
 
+	case " ${MGLRU_HELD:-} " in
+	*" $1 "*) return 0 ;;
+	esac
 	mkdir -p "$CACHE/locks" || die "cannot create $CACHE/locks"
 	exec {fd}>>"$CACHE/locks/$1.lock" || die "cannot open $CACHE/locks/$1.lock"
 	if ! flock -n "$fd"; then
 		note "waiting for another run that uses $1"
 		flock "$fd" || die "cannot lock $CACHE/locks/$1.lock"
 	fi
+	export MGLRU_HELD="${MGLRU_HELD:-} $1"
 }
 
 # suite_tests: the kselftests' names, from their Makefile's TEST_GEN_PROGS.

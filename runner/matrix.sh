@@ -35,14 +35,14 @@ echo "$rows" | awk 'NF != 4 || ($2 != "mglru" && $2 != "classic") { exit 1 }' ||
 # a kernel is <KERNEL>:<VARIANT>, or a VARIANT of the run's KERNEL
 for k in $(echo "$rows" | awk '{ print $3; print $4 }' | sort -u); do
 	case $k in
-	*:*) KERNEL=${k%%:*} check_kernel ;;
+	*:*) KDIR='' KERNEL=${k%%:*} check_kernel ;;
 	esac
 	v=${k#*:}
 	[ "$v" = default ] || [ "$v" = port ] || [ -d "$SUITE_ROOT/patches/variants/$v" ] ||
 		die "$matrix: kernel $k: no variant '$v' (default, port or patches/variants/<name>)"
 done
 
-out=${RESULTS:-$SUITE_ROOT/results/$(date +%Y%m%d-%H%M%S)-matrix-$(tree_name)}
+out=${RESULTS:-$SUITE_ROOT/results/$(date +%Y%m%d-%H%M%S)-matrix}
 mkdir -p "$out" || die "cannot create $out"
 out=$(realpath "$out")
 ln -sfn "$out" "$SUITE_ROOT/results/latest-matrix" 2>/dev/null
@@ -55,10 +55,11 @@ while read -r test mode bug fixed; do
 	for k in "$bug" "$fixed"; do
 		note "$test ($mode) on kernel $k"
 		# a bug kernel fails its scenario by design: matrix.py judges the runs
-		kernel=$KERNEL
-		[ "$k" != "${k#*:}" ] && kernel=${k%%:*}
-		KERNEL=$kernel VARIANT=${k#*:} TESTS=$test LRU_MODE=$mode RESULTS=$out/$test/$k \
-			"$SUITE_ROOT/runner/suite.sh" kselftest </dev/null || true
+		# a row that names its kernel runs that kernel, whatever KDIR says
+		kenv=()
+		[ "$k" != "${k#*:}" ] && kenv=(-u KDIR KERNEL="${k%%:*}")
+		env "${kenv[@]}" VARIANT="${k#*:}" TESTS="$test" LRU_MODE="$mode" \
+			RESULTS="$out/$test/$k" "$SUITE_ROOT/runner/suite.sh" kselftest </dev/null || true
 		[ -f "$out/$test/$k/summary.json" ] ||
 			die "kernel $k produced no summary (see $out/$test/$k/logs)"
 	done

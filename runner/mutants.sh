@@ -18,7 +18,8 @@
 
 . "$(dirname "$0")/lib.sh"
 
-export LOGDIR=${LOGDIR:-$SUITE_ROOT/results/mutants}
+check_kernel
+export LOGDIR=${LOGDIR:-$SUITE_ROOT/results/mutants-$(tree_name)}
 mkdir -p "$LOGDIR"
 hold_lock "$(tree_name)-kunit"
 phase deps "$SUITE_ROOT/runner/deps.sh" kunit || exit 1

@@ -47,7 +47,9 @@ for t in ${TESTS:-}; do
 		die "TESTS: unknown test '$t' (known: $(echo "$known" | tr '\n' ' '))"
 done
 case ${VARIANT:-} in
-''|default|port) ;;
+''|default) ;;
+port) [ -n "${KDIR:-}" ] || [ "$(kernel_row "$KERNEL" | awk '{ print $6 }')" != - ] ||
+	die "VARIANT=port: $KERNEL has the helpers already (no port in runner/kernels.txt)" ;;
 *) [ -d "$SUITE_ROOT/patches/variants/$VARIANT" ] ||
 	die "VARIANT=$VARIANT: unknown (default, port or one of: $(find "$SUITE_ROOT/patches/variants" -mindepth 1 -maxdepth 1 -type d -printf '%f ' 2>/dev/null))" ;;
 esac

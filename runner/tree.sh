@@ -33,9 +33,8 @@ staging=$CACHE/trees/$(tree_name)/$role.staging
 tree=$CACHE/trees/$(tree_name)/$role
 mkdir -p "$CACHE/trees/$(tree_name)" "$CACHE/src"
 
-# one preparation at a time per source tree
-exec 9>"$CACHE/trees/$(tree_name)/.lock"
-flock 9 || die "cannot lock $CACHE/trees/$(tree_name)"
+# one run at a time per scratch tree (the runner's phases already hold it)
+hold_lock "$(tree_name)-$role"
 
 if [ -n "${KDIR:-}" ]; then
 	check_kdir "$KDIR"

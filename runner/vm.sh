@@ -58,8 +58,9 @@ kill_guest()
 	guest_pgid=
 	return 0
 }
-trap 'kill_guest; exit 143' TERM
-trap 'kill_guest; exit 130' INT
+# die of the signal that stopped us, so that a calling script stops too
+trap 'kill_guest; trap - TERM; kill -TERM $$' TERM
+trap 'kill_guest; trap - INT; kill -INT $$' INT
 trap 'kill_guest' EXIT
 
 guest()
@@ -83,6 +84,14 @@ guest()
 	return 1
 }
 
+# live MODULE_DIR: the module is loaded and initialised (a module built in
+# has no initstate: its folder is enough)
+live()
+{
+	[ -d "$1" ] || return 1
+	[ ! -f "$1/initstate" ] || [ "$(cat "$1/initstate")" = live ]
+}
+
 # pick_accel: KVM where the host's /dev/kvm runs ordinary guests, else TCG.
 # kvm_pvm (PVM) serves /dev/kvm on some hosts but runs only PVM-built guest
 # kernels, so it is told apart by the module that provides /dev/kvm rather
@@ -99,12 +108,12 @@ pick_accel()
 	sysmod=${SYSFS_MODULES:-/sys/module}
 	if [ ! -w "${KVM_DEV:-/dev/kvm}" ]; then
 		why="no usable /dev/kvm"
-	elif [ -d "$sysmod/kvm_intel" ] || [ -d "$sysmod/kvm_amd" ]; then
+	elif [ -d "$sysmod/kvm_pvm" ]; then
+		why="/dev/kvm is served by kvm_pvm, which runs only PVM guest kernels"
+	elif live "$sysmod/kvm_intel" || live "$sysmod/kvm_amd"; then
 		note "accelerator: kvm"
 		echo kvm
 		return
-	elif [ -d "$sysmod/kvm_pvm" ]; then
-		why="/dev/kvm is served by kvm_pvm, which runs only PVM guest kernels"
 	else
 		why="/dev/kvm has neither kvm_intel nor kvm_amd behind it"
 	fi

@@ -18,6 +18,7 @@ rc=0
 # either hang (hang) or return at once leaving the child behind (linger)
 cat >"$tmp/vng" <<EOS
 #!/bin/bash
+: >"$tmp/started"
 bash -c 'exec -a $marker-qemu sleep 300' &
 [ "\$MGLRU_FAKE" = linger ] && exit 0
 exec -a $marker-vng sleep 300
@@ -33,7 +34,10 @@ leftovers()
 
 report()
 {
-	if leftovers; then
+	if [ ! -f "$tmp/started" ]; then
+		echo "FAIL $1: the stand-in guest never started"
+		rc=1
+	elif leftovers; then
 		echo "FAIL $1: processes left behind:"
 		pgrep -af "$marker" | sed 's/^/  | /'
 		pkill -KILL -f "$marker"
@@ -41,17 +45,18 @@ report()
 	else
 		echo "ok   $1"
 	fi
+	rm -f "$tmp/started"
 }
 
 VNG=$tmp/vng GUEST_ACCEL=tcg BOOT_TIMEOUT=2 runner/vm.sh run "$tmp/bzImage" "$tmp/a" true \
 	>/dev/null 2>&1
+grep -qs "timed out" "$tmp/a/guest.err" || { echo "FAIL: no timeout reported"; rc=1; }
 report "guest timed out"
 
 VNG=$tmp/vng GUEST_ACCEL=tcg BOOT_TIMEOUT=60 runner/vm.sh run "$tmp/bzImage" "$tmp/b" true \
 	>/dev/null 2>&1 &
 pid=$!
 sleep 2
-pgrep -f "$marker-qemu" >/dev/null || { echo "FAIL: the stand-in guest never started"; rc=1; }
 kill -TERM "$pid"
 wait "$pid"
 report "vm.sh stopped with SIGTERM"
@@ -63,7 +68,7 @@ report "guest returned, its child lingered"
 # ACCEL=auto reads the module behind /dev/kvm
 accel_with()
 {
-	mkdir -p "$tmp/mod-$1/$1" && : >"$tmp/kvm"
+	mkdir -p "$tmp/mod-$1/$1" && echo live >"$tmp/mod-$1/$1/initstate" && : >"$tmp/kvm"
 	SYSFS_MODULES=$tmp/mod-$1 KVM_DEV=$tmp/kvm VNG=$tmp/vng ACCEL=${2:-auto} \
 		runner/vm.sh accel "$tmp/bzImage" 2>"$tmp/accel.err"
 }

@@ -12,17 +12,20 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 rc=0
 
+[ -n "$(kernel_names)" ] || { echo "FAIL: no kernels in $KERNELS"; exit 1; }
 for k in $(kernel_names); do
 	src=$(runner/fetch-kernel.sh "$k") || { echo "FAIL $k: cannot fetch"; rc=1; continue; }
 	port=$(kernel_row "$k" | awk '{ print $6 }')
+	# in the runner's order (runner/tree.sh): the hook, then the port
 	patches=(patches/hook/*.patch)
-	[ "$port" != - ] && patches=(patches/"$port"/*.patch "${patches[@]}")
+	[ "$port" != - ] && patches+=(patches/"$port"/*.patch)
 	for tool in "patch -p1 --forward --quiet" "git apply"; do
 		w=$tmp/$k-${tool%% *}
 		mkdir -p "$w"
 		files=$(cat "${patches[@]/#/$SUITE_ROOT/}" | sed -n 's|^+++ b/||p' | sort -u)
 		# shellcheck disable=SC2086
-		(cd "$src" && cp --parents $files "$w/") || { rc=1; continue; }
+		(cd "$src" && cp --parents $files "$w/") ||
+			{ echo "FAIL $k: cannot copy $files"; rc=1; continue; }
 		ok=1
 		for p in "${patches[@]}"; do
 			# shellcheck disable=SC2086

@@ -30,8 +30,17 @@ check summary tests/summary.sh
 check matrix tests/matrix.sh
 check tree-refresh tests/tree-refresh.sh
 check runner-input tests/runner-input.sh
+check guest-reaping tests/guest-reaping.sh
+check locks tests/locks.sh
+check hook-applies tests/hook-applies.sh
 check selftests-build tests/selftests-build.sh
-check kunit-um runner/suite.sh kunit
+if [ -n "${KDIR:-}" ]; then
+	check kunit-um runner/suite.sh kunit
+else
+	for k in $(kernel_names); do
+		check "kunit-um-$k" env KERNEL="$k" runner/suite.sh kunit
+	done
+fi
 check w1-vmscan tests/w1.sh
 check mutants runner/mutants.sh
 check selftest-check runner/suite.sh selftest-check

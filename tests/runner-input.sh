@@ -47,7 +47,9 @@ fast_error()
 }
 
 fast_error "KERNEL unknown" "KERNEL=debian-9.9: unknown (one of: debian-7.3" \
-	env KERNEL=debian-9.9 runner/suite.sh all
+	env -u KDIR KERNEL=debian-9.9 runner/suite.sh all
+fast_error "VARIANT=port on a kernel with the helpers" "VARIANT=port: debian-7.3 has the helpers" \
+	env -u KDIR KERNEL=debian-7.3 VARIANT=port runner/suite.sh kselftest
 fast_error "TESTS unknown" "unknown test 'no_such_test'" \
 	env TESTS="aging_oom no_such_test" runner/suite.sh kselftest
 fast_error "REPEAT not a number" "REPEAT=ten" env REPEAT=ten runner/suite.sh kselftest

@@ -37,10 +37,14 @@ PY
 # KUnit: each case is a test point; a skipped case is not a pass
 cp -r "$fx/kunit" "$tmp/kunit"
 expect_rc 1 "a failing KUnit case fails the run" runner/summary.py "$tmp/kunit"
+grep -q 'unexpected result(s):.*anon_only_without_swap' "$tmp/out" ||
+	{ echo "FAIL: the failing case is not named"; rc=1; }
 expect_rc 0 "expected KUnit failure and skip pass the run" \
 	runner/summary.py "$tmp/kunit" --expect "$fx/expect-kunit.txt"
 expect_rc 1 "an unexpected KUnit skip fails the run" \
 	runner/summary.py "$tmp/kunit" --expect "$fx/expect-kunit-fail-only.txt"
+grep -q 'unexpected result(s): kunit.mglru.mglru_test_budget_offline_memcg$' "$tmp/out" ||
+	{ echo "FAIL: the skipped case is not named alone"; rc=1; }
 sed 's/"FAIL"/"PASS"/' "$fx/kunit/kunit-um.json" >"$tmp/kunit/kunit-um.json"
 expect_rc 1 "an unexpected KUnit pass fails the run" \
 	runner/summary.py "$tmp/kunit" --expect "$fx/expect-kunit.txt"
