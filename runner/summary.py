@@ -79,7 +79,7 @@ def median_metrics(all_metrics):
         nums = sorted(v for v in vals if isinstance(v, (int, float)))
         if len(nums) == len(vals) and nums:
             mid = len(nums) // 2
-            out[k] = nums[mid] if len(nums) % 2 else (nums[mid - 1] + nums[mid]) / 2
+            out[k] = nums[mid] if len(nums) % 2 else round((nums[mid - 1] + nums[mid]) / 2, 3)
         else:
             out[k] = vals[-1]
     return out
