@@ -36,12 +36,17 @@ rc=$?
 # to judge or the kernel did not run every case to its end.
 json=$results/kunit-$karch.json
 [ -f "$json" ] || { echo "kunit.sh: kunit.py wrote no results (exit $rc)" >&2; exit 1; }
-python3 - "$json" <<'EOF' || exit 1
+python3 - "$json" "$SUITE_ROOT/runner" <<'EOF' || exit 1
 import json, sys
+sys.path.insert(0, sys.argv[2])
+from kunit_cases import kunit_cases
+# kunit.py's summary counts (newer trees) and every case's own status
 misc = json.load(open(sys.argv[1])).get('misc', {})
-bad = {k: misc.get(k, 0) for k in ('crashed', 'errors') if misc.get(k, 0)}
-if not misc.get('tests') or bad:
-    sys.exit(f'kunit.sh: the KUnit run did not complete: {misc}')
+bad = {k: misc[k] for k in ('crashed', 'errors') if misc.get(k)}
+cases = kunit_cases(sys.argv[1])
+bad.update({p: st for p, st in cases.items() if st not in ('PASS', 'FAIL', 'SKIP')})
+if not cases or bad:
+    sys.exit(f'kunit.sh: the KUnit run did not complete: {len(cases)} cases, {bad}')
 EOF
 [ $rc -ne 0 ] && echo "kunit.sh: some cases failed: the summary judges them" >&2
 exit 0
