@@ -235,7 +235,8 @@ def main():
         f.write('\n')
 
     k = summary['kernel']
-    print(f"kernel: {k.get('uname', k.get('version', '?'))} variant={k.get('variant', '?')}"
+    print(f"kernel: {k.get('kernel', '?')} ({k.get('uname', k.get('version', '?'))})"
+          f" variant={k.get('variant', '?')}"
           f" accel={summary.get('accelerator', '-')}")
     w = max([len(r[0]) for r in rows] + [4])
     v = max([len(r[2]) for r in rows] + [8])
