@@ -25,8 +25,18 @@ if command -v ccache >/dev/null; then
 	make_opts=(--make_options "CC=ccache gcc")
 fi
 
+# kunit.py starts QEMU with "-accel kvm -accel hvf -accel tcg": where
+# /dev/kvm cannot run our guests (kvm_pvm), QEMU takes KVM and hangs. Then
+# run kunit.py in a mount namespace of its own where /dev/kvm is /dev/null,
+# so that QEMU falls back to TCG.
+hide_kvm=()
+if [ "$karch" != um ] && [ -e /dev/kvm ] && [ "$(pick_accel 2>/dev/null)" = tcg ]; then
+	note "kunit: /dev/kvm hidden from QEMU, which runs under TCG"
+	hide_kvm=(unshare --mount sh -c 'mount --bind /dev/null /dev/kvm && exec "$@"' sh)
+fi
+
 cd "$tree" || exit 1
-python3 tools/testing/kunit/kunit.py run --kunitconfig="$SUITE_ROOT/kunitconfig" \
+"${hide_kvm[@]}" python3 tools/testing/kunit/kunit.py run --kunitconfig="$SUITE_ROOT/kunitconfig" \
 	--arch="$karch" --build_dir="$build" --jobs="$JOBS" "${make_opts[@]}" \
 	--json="$results/kunit-$karch.json" --timeout=300
 rc=$?

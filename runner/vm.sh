@@ -84,44 +84,6 @@ guest()
 	return 1
 }
 
-# live MODULE_DIR: the module is loaded and initialised (a module built in
-# has no initstate: its folder is enough)
-live()
-{
-	[ -d "$1" ] || return 1
-	[ ! -f "$1/initstate" ] || [ "$(cat "$1/initstate")" = live ]
-}
-
-# pick_accel: KVM where the host's /dev/kvm runs ordinary guests, else TCG.
-# kvm_pvm (PVM) serves /dev/kvm on some hosts but runs only PVM-built guest
-# kernels, so it is told apart by the module that provides /dev/kvm rather
-# than by a boot that cannot succeed.
-pick_accel()
-{
-	local why='' sysmod
-
-	case $ACCEL in
-	tcg) echo tcg; return ;;
-	kvm|auto) ;;
-	*) die "ACCEL=$ACCEL: expected auto, kvm or tcg" ;;
-	esac
-	sysmod=${SYSFS_MODULES:-/sys/module}
-	if [ ! -w "${KVM_DEV:-/dev/kvm}" ]; then
-		why="no usable /dev/kvm"
-	elif [ -d "$sysmod/kvm_pvm" ]; then
-		why="/dev/kvm is served by kvm_pvm, which runs only PVM guest kernels"
-	elif live "$sysmod/kvm_intel" || live "$sysmod/kvm_amd"; then
-		note "accelerator: kvm"
-		echo kvm
-		return
-	else
-		why="/dev/kvm has neither kvm_intel nor kvm_amd behind it"
-	fi
-	[ "$ACCEL" = kvm ] && die "ACCEL=kvm but $why"
-	note "accelerator: tcg ($why)"
-	echo tcg
-}
-
 case $cmd in
 accel)
 	pick_accel
