@@ -27,7 +27,7 @@ for t in $tests; do
 		die "unknown test '$t' (known: $(echo "$known" | tr '\n' ' '))"
 done
 
-GUEST_ACCEL=${GUEST_ACCEL:-$("$SUITE_ROOT/runner/vm.sh" accel "$kernel")} || exit 1
+GUEST_ACCEL=${GUEST_ACCEL:-$(pick_accel)} || exit 1
 export GUEST_ACCEL
 echo "$GUEST_ACCEL" >"$results/accel"
 

@@ -25,6 +25,12 @@ kernel_names()
 	awk '!/^#/ && NF { printf "%s%s", s, $1; s = " " }' "$KERNELS"
 }
 
+# kernel_port NAME: the port NAME's tree needs (a folder of patches/), or -
+kernel_port()
+{
+	kernel_row "$1" | awk '{ print $6 }'
+}
+
 KERNEL=${KERNEL:-$(kernel_names | cut -d' ' -f1)}
 
 die()

@@ -15,7 +15,7 @@
 tree=$1 kernel=$2 results=$3
 install=$KSELFTEST_INSTALL
 phase kselftest-build install_kselftests "$tree" || die "kselftest build failed"
-GUEST_ACCEL=${GUEST_ACCEL:-$("$SUITE_ROOT/runner/vm.sh" accel "$kernel")} || exit 1
+GUEST_ACCEL=${GUEST_ACCEL:-$(pick_accel)} || exit 1
 export GUEST_ACCEL
 
 rc=0

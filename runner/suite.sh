@@ -48,7 +48,7 @@ for t in ${TESTS:-}; do
 done
 case ${VARIANT:-} in
 ''|default) ;;
-port) [ -n "${KDIR:-}" ] || [ "$(kernel_row "$KERNEL" | awk '{ print $6 }')" != - ] ||
+port) [ -n "${KDIR:-}" ] || [ "$(kernel_port "$KERNEL")" != - ] ||
 	die "VARIANT=port: $KERNEL has the helpers already (no port in runner/kernels.txt)" ;;
 *) [ -d "$SUITE_ROOT/patches/variants/$VARIANT" ] ||
 	die "VARIANT=$VARIANT: unknown (default, port or one of: $(find "$SUITE_ROOT/patches/variants" -mindepth 1 -maxdepth 1 -type d -printf '%f ' 2>/dev/null))" ;;

@@ -43,7 +43,7 @@ if [ -n "${KDIR:-}" ]; then
 else
 	src=$("$SUITE_ROOT/runner/fetch-kernel.sh" "$KERNEL") || exit 1
 	version=$(cat "$src/.mglru-version")
-	port=$(kernel_row "$KERNEL" | awk '{ print $6 }')
+	port=$(kernel_port "$KERNEL")
 fi
 
 rsync -a --delete --exclude=/.git --exclude=/.mglru-version "$src/" "$staging/" ||

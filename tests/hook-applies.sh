@@ -15,7 +15,7 @@ rc=0
 [ -n "$(kernel_names)" ] || { echo "FAIL: no kernels in $KERNELS"; exit 1; }
 for k in $(kernel_names); do
 	src=$(runner/fetch-kernel.sh "$k") || { echo "FAIL $k: cannot fetch"; rc=1; continue; }
-	port=$(kernel_row "$k" | awk '{ print $6 }')
+	port=$(kernel_port "$k")
 	# in the runner's order (runner/tree.sh): the hook, then the port
 	patches=(patches/hook/*.patch)
 	[ "$port" != - ] && patches+=(patches/"$port"/*.patch)
