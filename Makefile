@@ -17,7 +17,8 @@
 #   JOBS, MEM, CPUS   build jobs, guest memory and vCPUs
 #   TESTS="a b"       run only these kselftests (see `make list`)
 #   REPEAT=N          run each kselftest N times (detection rates)
-#   LRU_MODE=mglru    run the kselftests in one LRU mode (mglru|classic)
+#   LRU_MODE=mglru    run the kselftests in one LRU mode (mglru|classic; -m
+#                     through the runner's KSELFTEST_<TEST>_ARGS)
 #   A=, B=            two results folders for `make compare`
 #   KUNIT_ARCH=um     um|x86_64 for `make kunit`
 #   VARIANT=port      the guest kernel with the kernel's helper port applied, or

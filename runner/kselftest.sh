@@ -9,7 +9,10 @@
 # TESTS="a b" runs a subset (names as in kselftest-list.txt, without the
 # mm/mglru: prefix); REPEAT=N runs each test N times (the summary reports
 # how many runs failed and the median metrics); LRU_MODE=mglru|classic runs
-# one LRU mode only (the tests read it as MGLRU_MODE).
+# one LRU mode only (-m, through the runner's KSELFTEST_<TEST>_ARGS).
+# Under TCG the guest is a slow machine as kernel CI means it:
+# KSFT_MACHINE_SLOW=yes (the tests' time limits x3) and the runner's
+# timeout x3 (--override-timeout).
 
 . "$(dirname "$0")/lib.sh"
 
@@ -31,10 +34,12 @@ GUEST_ACCEL=${GUEST_ACCEL:-$(pick_accel)} || exit 1
 export GUEST_ACCEL
 echo "$GUEST_ACCEL" >"$results/accel"
 
-# the guest gets the tests' own kselftest timeout plus time to boot and
-# power off, so the runner's timeout (and the tests' cleanup) fires first
-tmo=$(sed -n 's/^timeout=//p' "$install/mm/mglru/settings")
-export BOOT_TIMEOUT=${BOOT_TIMEOUT:-$((${tmo:-45} + 120))}
+slow=1
+[ "$GUEST_ACCEL" = tcg ] && slow=3
+tmo=$(($(sed -n 's/^timeout=//p' "$install/mm/mglru/settings") * slow))
+# the guest gets the runner's timeout plus time to boot and power off, so
+# that the runner's timeout (and the tests' cleanup) fires first
+export BOOT_TIMEOUT=${BOOT_TIMEOUT:-$((tmo + 120))}
 
 repeat=${REPEAT:-1}
 case $repeat in
@@ -50,7 +55,7 @@ for t in $tests; do
 		# a test's verdict is the summary's to judge against the kernel's
 		# expectations; a guest that did not run the test fails the run
 		phase "test-$run" "$SUITE_ROOT/runner/vm.sh" run "$kernel" "$dir" \
-			"uname -r; cd $install && MGLRU_MODE=${LRU_MODE:-} ./run_kselftest.sh -t mm/mglru:$t" ||
+			"uname -r; cd $install && $(ksft_env "$t" "${LRU_MODE:+-m $LRU_MODE}") ./run_kselftest.sh --override-timeout $tmo -t mm/mglru:$t" ||
 			[ -f "$dir/guest.rc" ] || rc=1
 		[ -f "$dir/guest.out" ] || continue
 		sed '1d' "$dir/guest.out" >"$results/kselftest-$run.ktap"

@@ -135,11 +135,10 @@ hold_lock()
 	export MGLRU_HELD="${MGLRU_HELD:-} $1"
 }
 
-# suite_tests: the kselftests' names, from their Makefile's TEST_GEN_PROGS.
+# suite_tests: the kselftests' names, from runner/selftests.txt.
 suite_tests()
 {
-	sed -n 's/^TEST_GEN_PROGS *+\?:\?= *//p' \
-		"$SUITE_ROOT/tools/testing/selftests/mm/mglru/Makefile" | tr -s ' \n' '\n'
+	selftest_names
 }
 
 # check_kernel: KERNEL must name a line of kernels.txt (unless KDIR is set).
@@ -181,4 +180,33 @@ install_kselftests()
 	make -C "$1/tools/testing/selftests" TARGETS=mm/mglru \
 		O="${2:-$CACHE/build/$(tree_name)/kselftest}" \
 		INSTALL_PATH="${3:-$KSELFTEST_INSTALL}" install
+}
+
+# ksft_env TEST ARGS: the environment that hands ARGS to TEST through the
+# kselftest runner (KSELFTEST_<TEST>_ARGS, named as runner.sh names it) and,
+# under TCG, marks the machine slow (KSFT_MACHINE_SLOW=yes).
+ksft_env()
+{
+	local var
+
+	var=KSELFTEST_$(printf %s "$1" | tr '[:lower:]' '[:upper:]' | tr -c '[:alnum:]_' _)_ARGS
+	[ "${GUEST_ACCEL:-}" = tcg ] && printf 'KSFT_MACHINE_SLOW=yes '
+	[ -z "$2" ] || printf "%s='%s'" "$var" "$2"
+}
+
+# selftest_names: the kselftests of runner/selftests.txt.
+# selftest_field TEST N: field N of TEST's line there (2 kill times, 3 key
+# metrics, 4 overload control), without its padding.
+selftest_names()
+{
+	awk -F'|' '!/^#/ && NF > 1 { gsub(/ /, "", $1); print $1 }' \
+		"$SUITE_ROOT/runner/selftests.txt"
+}
+
+selftest_field()
+{
+	awk -F'|' -v t="$1" -v n="$2" '!/^#/ && NF > 1 {
+		name = $1; gsub(/ /, "", name)
+		if (name == t) { gsub(/^ +| +$/, "", $n); print $n }
+	}' "$SUITE_ROOT/runner/selftests.txt"
 }

@@ -15,13 +15,8 @@ import json
 import os
 import sys
 
-# per test, the metrics worth a column (summary.json keeps them all)
-KEY_METRICS = {
-    'aging_oom': ('oom_kill', 'rounds_done', 'duration_s'),
-    'dirty_throttle': ('oom_kill', 'dd_completed', 'mib_per_s'),
-    'readahead_refault': ('refault_file', 'mib_per_s'),
-    'swappiness_sweep': ('swp10_anon_pct', 'swp200_anon_pct'),
-}
+from selftests import key_metrics
+
 
 
 def load_summary(out, test, kernel):
@@ -51,7 +46,7 @@ def metrics(entry, test):
     if not entry:
         return '-'
     m = entry['metrics']
-    shown = [f'{k}={m[k]}' for k in KEY_METRICS.get(test, ()) if k in m]
+    shown = [f'{k}={m[k]}' for k in key_metrics(test) if k in m]
     return ' '.join(shown) or '-'
 
 

@@ -15,6 +15,8 @@ import sys
 
 from kunit_cases import kunit_cases
 
+from selftests import key_metrics
+
 RESULT = re.compile(r'^(not ok|ok) \d+ (?:- )?(\S+)(?:.*?#\s*(SKIP|TODO|XFAIL|TIMEOUT)\b(.*))?')
 METRIC = re.compile(r'^metric (\S+) ([A-Za-z0-9_.]+)=(\S+)$')
 OUTER = re.compile(r'^(not ok|ok) \d+ selftests: mm/mglru: (\S+)(?:\s*#\s*(\S+))?')
@@ -225,8 +227,8 @@ def main():
             status = f'{status} [{counts.get("FAIL", 0)}/{len(results)} failed]'
         summary['kselftest'].append(entry)
         # the table keeps to the key metrics; summary.json has them all
-        shown = ' '.join(f'{k}={v}' for k, v in entry['metrics'].items()
-                         if not re.search(r'steal_|pswpout|teardown|threshold|min_mib|file_mib', k))
+        shown = ' '.join(f'{k}={entry["metrics"][k]}' for k in key_metrics(test)
+                         if k in entry['metrics'])
         rows.append((test, mode, status, shown))
 
     summary['ok'] = not bad

@@ -34,6 +34,7 @@ check guest-reaping tests/guest-reaping.sh
 check locks tests/locks.sh
 check hook-applies tests/hook-applies.sh
 check selftests-build tests/selftests-build.sh
+check ktap-parses tests/ktap-parses.sh
 if [ -n "${KDIR:-}" ]; then
 	check kunit-um runner/suite.sh kunit
 else
@@ -43,7 +44,8 @@ else
 fi
 check w1-vmscan tests/w1.sh
 check mutants runner/mutants.sh
-check selftest-check runner/suite.sh selftest-check
+# one kill time per test here (8 kills); make selftest-check runs them all
+check selftest-check env KILLS=1 runner/suite.sh selftest-check
 grep -h "mutants killed" "$LOGDIR/mutants.log" >&2
 
 echo "$passed passed, $failed failed"

@@ -19,8 +19,8 @@ grep -q '^mm/mglru:' "$tmp/install/kselftest-list.txt" ||
 	{ echo "selftests-build: no mm/mglru tests installed"; exit 1; }
 
 # Bad input is rejected before a test touches anything (safe on the host):
-# a bad option or MGLRU_MODE gets one line (the usage or the error) and
-# exit status 1.
+# a bad LRU mode, an unknown option or a stray argument gets one line (the
+# usage) on stderr, nothing on stdout, and exit status 1.
 one_line()
 {
 	[ "$(wc -l <"$tmp/out")" -eq 1 ] && return
@@ -30,11 +30,17 @@ one_line()
 }
 
 sed -n 's/^mm\/mglru://p' "$tmp/install/kselftest-list.txt" >"$tmp/tests"
+# every program has its line in runner/selftests.txt, and every line a program
+if [ "$(sort "$tmp/tests")" != "$(selftest_names | sort)" ]; then
+	echo "FAIL: the programs ($(sort "$tmp/tests" | tr '\n' ' ')) are not runner/selftests.txt's tests ($(selftest_names | sort | tr '\n' ' '))"
+	rc=1
+fi
 while read -r t; do
 	bin=$tmp/install/mm/mglru/$t
-	expect_rc 1 "$t -m both" env -u MGLRU_MODE "$bin" -m both </dev/null
-	one_line "$t -m both"
-	expect_rc 1 "$t MGLRU_MODE=both" env MGLRU_MODE=both "$bin" </dev/null
-	one_line "$t MGLRU_MODE=both"
+	for args in "-m both" "-y" "stray" "-m"; do
+		# shellcheck disable=SC2086
+		expect_rc 1 "$t $args" "$bin" $args </dev/null
+		one_line "$t $args"
+	done
 done <"$tmp/tests"
 exit $rc

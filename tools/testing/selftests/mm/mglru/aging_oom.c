@@ -1,71 +1,56 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Aging OOM: file readers keep a mapped file hot while anon workers
- * allocate, touch and free anon memory in rounds; file + anon exceed
- * memory.max and memory.swap.max is 0, so only the file cache can be
- * reclaimed. A memcg OOM while evictable file pages are left is the bug
- * (MGLRU aging racing with a second reclaimer and finding nothing to evict).
+ * Aging OOM: readers keep a mapped file hot while anon workers allocate,
+ * touch and free anon memory in rounds; file + anon exceed memory.max and
+ * memory.swap.max is 0, so only the file cache can be reclaimed. A memcg OOM
+ * kill while evictable file pages are left is the bug: MGLRU's aging racing
+ * with a second reclaimer, which then finds nothing to evict.
+ * Precondition: reclaim ran in the memcg (pgsteal).
  */
 #define _GNU_SOURCE
-#include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
 
-#include "../../kselftest.h"
-#include "mglru_lib.h"
+#include "mglru.h"
 
 #define MAX_PROCS	64
 
-static struct {
-	unsigned long memcg;
-	unsigned long file;
-	unsigned long anon;
-	unsigned long rounds;
-	unsigned long readers;
-	unsigned long workers;
-	unsigned long pause_ms;
-	unsigned long timeout_s;
-} cfg = {
-	.memcg = 512 * SZ_1M,
-	.file = 256 * SZ_1M,
-	.anon = 448 * SZ_1M,
-	.rounds = 20,
-	.readers = 4,
-	.workers = 4,
-	.pause_ms = 120,
-	.timeout_s = 300,
+static struct mglru_setup setup = {
+	.memcg_max = 512 * SZ_1M, .data_size = 256 * SZ_1M, .data_file = true,
 };
 
-struct shared {
+static struct {
+	unsigned long anon, rounds, readers, workers, pause_ms, timeout_s;
+} cfg = {
+	.anon = 448 * SZ_1M, .rounds = 20, .readers = 4, .workers = 4,
+	.pause_ms = 120, .timeout_s = 100,
+};
+
+static const struct mglru_opt opts[] = {
+	MGLRU_SIZE('a', anon), MGLRU_ULONG('r', rounds),
+	MGLRU_ULONG('R', readers), MGLRU_ULONG('w', workers),
+	MGLRU_ULONG('p', pause_ms), MGLRU_ULONG('t', timeout_s), { 0 }
+};
+
+static struct shared {
 	int stop;
 	unsigned long passes;
 	unsigned long rounds_done[MAX_PROCS];
-};
+} *sh;
 
-static struct shared *sh;
-static char file_path[MGLRU_PATH_LEN + 16];
+static const char *file_path;
 
 static int reader(void *arg)
 {
-	long page = sysconf(_SC_PAGESIZE);
-	unsigned long off;
-	char *map;
-	int fd;
+	char *map = mglru_map_file(file_path, setup.data_size);
 
-	fd = open(file_path, O_RDONLY);
-	if (fd < 0)
-		return 1;
-	map = mmap(NULL, cfg.file, PROT_READ, MAP_SHARED, fd, 0);
-	if (map == MAP_FAILED)
+	if (!map)
 		return 1;
 	while (!__atomic_load_n(&sh->stop, __ATOMIC_RELAXED)) {
-		for (off = 0; off < cfg.file; off += page)
-			__atomic_load_n(&map[off], __ATOMIC_RELAXED);
+		mglru_touch(map, setup.data_size, getpagesize(), false);
 		__atomic_add_fetch(&sh->passes, 1, __ATOMIC_RELAXED);
 		mglru_sleep_ms(cfg.pause_ms);
 	}
@@ -76,8 +61,7 @@ static int anon_worker(void *arg)
 {
 	unsigned long idx = (unsigned long)arg;
 	unsigned long size = cfg.anon / cfg.workers;
-	long page = sysconf(_SC_PAGESIZE);
-	unsigned long r, off;
+	unsigned long r;
 	char *p;
 
 	for (r = 0; r < cfg.rounds; r++) {
@@ -85,170 +69,116 @@ static int anon_worker(void *arg)
 			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		if (p == MAP_FAILED)
 			return 1;
-		for (off = 0; off < size; off += page)
-			p[off] = (char)r;
+		mglru_touch(p, size, getpagesize(), true);
 		munmap(p, size);
 		sh->rounds_done[idx] = r + 1;
 	}
 	return 0;
 }
 
-static void run_mode(int mode)
+/* Wait for the workers, sampling the memcg until its first OOM kill. */
+static bool wait_workers(struct mglru_ctx *ctx, pid_t *workers,
+			 long *oom_file, long *oom_anon, bool *failed)
 {
-	char test[64];
-	pid_t readers[MAX_PROCS], workers[MAX_PROCS];
-	long file = 0, anon = 0, oom_file = -1, oom_anon = -1;
-	long oom_kill = 0, refaults;
-	unsigned long i, nr_done = 0, min_rounds = ~0UL;
-	bool failed_worker = false, timed_out = false;
-	struct mglru_bdev bdev;
-	const char *cg;
-	double start, end;
-	int mark, ret, status;
+	double end = mglru_now() + cfg.timeout_s * ctx->slow;
+	unsigned long i, nr_done = 0;
+	int status;
 
-	snprintf(test, sizeof(test), "aging_oom_%s", mglru_mode_names[mode]);
-	mark = mglru_cleanup_mark();
-	memset(sh, 0, sizeof(*sh));
-
-	if (mglru_set_lru_mode(mode))
-		goto error;
-	ret = mglru_bdev_setup(&bdev, cfg.file + cfg.file / 8 + 64 * SZ_1M,
-			       -1);
-	if (ret == MGLRU_SKIP) {
-		mglru_cleanup_to(mark);
-		ksft_test_result_skip("%s: %s\n", test, mglru_skip_reason);
-		return;
-	}
-	if (ret)
-		goto error;
-	snprintf(file_path, sizeof(file_path), "%s/file", bdev.mnt);
-	if (mglru_create_file(file_path, cfg.file) ||
-	    mglru_bdev_remount(&bdev))
-		goto error;
-	cg = mglru_memcg_create("aging_oom", cfg.memcg, 0);
-	if (!cg)
-		goto error;
-
-	start = mglru_now();
-	for (i = 0; i < cfg.readers; i++) {
-		readers[i] = mglru_spawn(cg, reader, NULL);
-		if (readers[i] < 0)
-			goto error;
-	}
-	for (i = 0; i < cfg.workers; i++) {
-		workers[i] = mglru_spawn(cg, anon_worker, (void *)i);
-		if (workers[i] < 0)
-			goto error;
-	}
-
-	/* Sample memory.stat so the last sample before an OOM kill is known. */
 	while (nr_done < cfg.workers) {
-		long kills = mglru_memcg_event(cg, "oom_kill");
-
-		if (kills > 0 && oom_file < 0) {
-			oom_file = file;
-			oom_anon = anon;
-		}
-		if (kills >= 0)
-			oom_kill = kills;
-		if (!kills) {
-			file = mglru_memcg_stat(cg, "file");
-			anon = mglru_memcg_stat(cg, "anon");
+		if (mglru_memcg_event(ctx->cg, "oom_kill") <= 0) {
+			*oom_file = mglru_memcg_stat(ctx->cg, "file");
+			*oom_anon = mglru_memcg_stat(ctx->cg, "anon");
 		}
 		for (i = 0; i < cfg.workers; i++) {
-			if (!workers[i])
+			if (!workers[i] || mglru_wait(workers[i], &status, 0) != 1)
 				continue;
-			if (mglru_wait(workers[i], &status, 0) == 1) {
-				workers[i] = 0;
-				nr_done++;
-				if (!WIFEXITED(status) || WEXITSTATUS(status))
-					failed_worker = true;
-			}
+			workers[i] = 0;
+			nr_done++;
+			*failed |= !WIFEXITED(status) || WEXITSTATUS(status);
 		}
-		if (mglru_now() - start > cfg.timeout_s) {
-			timed_out = true;
-			break;
-		}
+		if (mglru_now() > end)
+			return false;
 		mglru_sleep_ms(100);
 	}
-	end = mglru_now();
-	__atomic_store_n(&sh->stop, 1, __ATOMIC_RELAXED);
-	for (i = 0; i < cfg.readers; i++) {
-		if (mglru_wait(readers[i], &status, 10) != 1)
-			mglru_kill(readers[i]);
-	}
+	return true;
+}
 
-	ret = mglru_memcg_event(cg, "oom_kill");
-	if (ret > oom_kill)
-		oom_kill = ret;
-	if (oom_kill > 0 && oom_file < 0) {
-		oom_file = file;
-		oom_anon = anon;
+static int run(struct mglru_ctx *ctx)
+{
+	pid_t readers[MAX_PROCS], workers[MAX_PROCS];
+	long oom_kill, oom_file = -1, oom_anon = -1, reclaimed;
+	unsigned long i, min_rounds = ~0UL;
+	bool failed = false, done;
+	double start = mglru_now();
+
+	memset(sh, 0, sizeof(*sh));
+	file_path = ctx->file;
+	for (i = 0; i < cfg.readers; i++) {
+		readers[i] = mglru_spawn(ctx->cg, reader, NULL);
+		if (readers[i] < 0)
+			return -1;
 	}
-	refaults = mglru_memcg_stat(cg, "workingset_refault_file");
+	for (i = 0; i < cfg.workers; i++) {
+		workers[i] = mglru_spawn(ctx->cg, anon_worker, (void *)i);
+		if (workers[i] < 0)
+			return -1;
+	}
+	done = wait_workers(ctx, workers, &oom_file, &oom_anon, &failed);
+	mglru_metric(ctx, "duration_s", "%.1f", mglru_now() - start);
+	__atomic_store_n(&sh->stop, 1, __ATOMIC_RELAXED);
+	for (i = 0; i < cfg.readers; i++)
+		if (mglru_wait(readers[i], NULL, 10) != 1)
+			mglru_kill(readers[i]);
+
+	oom_kill = mglru_memcg_event(ctx->cg, "oom_kill");
+	reclaimed = mglru_memcg_stat(ctx->cg, "pgsteal");
 	for (i = 0; i < cfg.workers; i++)
 		if (sh->rounds_done[i] < min_rounds)
 			min_rounds = sh->rounds_done[i];
-
-	mglru_metric(test, "duration_s", "%.1f", end - start);
-	mglru_metric(test, "oom_kill", "%ld", oom_kill);
-	mglru_metric(test, "rounds_done", "%lu", min_rounds);
-	mglru_metric(test, "rounds", "%lu", cfg.rounds);
-	mglru_metric(test, "reader_passes", "%lu", sh->passes);
-	mglru_metric(test, "refault_file", "%ld", refaults);
+	mglru_metric(ctx, "oom_kill", "%ld", oom_kill);
+	mglru_metric(ctx, "rounds_done", "%lu", min_rounds);
+	mglru_metric(ctx, "reader_passes", "%lu", sh->passes);
+	mglru_metric(ctx, "refault_file", "%ld",
+		     mglru_memcg_stat(ctx->cg, "workingset_refault_file"));
+	mglru_metric(ctx, "reclaimed_pages", "%ld", reclaimed);
 	if (oom_kill > 0) {
-		mglru_metric(test, "oom_file_mib", "%ld", oom_file >> 20);
-		mglru_metric(test, "oom_anon_mib", "%ld", oom_anon >> 20);
+		mglru_metric(ctx, "oom_file_mib", "%ld", oom_file >> 20);
+		mglru_metric(ctx, "oom_anon_mib", "%ld", oom_anon >> 20);
 	}
-	mglru_cleanup_to(mark);
 
-	if (timed_out)
-		ksft_print_msg("%s: timed out after %lu s\n", test,
-			       cfg.timeout_s);
-	ksft_test_result(!oom_kill && !failed_worker && !timed_out &&
-			 min_rounds == cfg.rounds, "%s\n", test);
-	return;
-error:
-	mglru_cleanup_to(mark);
-	ksft_test_result_error("%s: setup failed\n", test);
+	if (mglru_check(ctx, done, "workers still running after %lu s",
+			cfg.timeout_s * ctx->slow) &&
+	    mglru_check(ctx, reclaimed > 0,
+			"precondition not met: no reclaim in the memcg") &&
+	    mglru_check(ctx, !oom_kill, "%ld OOM kills", oom_kill) &&
+	    mglru_check(ctx, !failed && min_rounds == cfg.rounds,
+			"a worker failed after %lu of %lu rounds", min_rounds,
+			cfg.rounds))
+		return KSFT_PASS;
+	return KSFT_FAIL;
 }
 
-static unsigned int modes = MGLRU_MODES_ALL;
+static int configure(void)
+{
+	if (!cfg.readers || cfg.readers > MAX_PROCS || !cfg.workers ||
+	    cfg.workers > MAX_PROCS || !cfg.rounds || !cfg.timeout_s)
+		return -1;
+	sh = mglru_shared_alloc(sizeof(*sh));
+	return sh ? 0 : -1;
+}
 
-static const struct mglru_opt opts[] = {
-	{ 'm', "mglru|classic", mglru_opt_mode, &modes },
-	{ 'M', "memcg_size", mglru_opt_size, &cfg.memcg },
-	{ 'f', "file_size", mglru_opt_size, &cfg.file },
-	{ 'a', "anon_per_round", mglru_opt_size, &cfg.anon },
-	{ 'r', "rounds", mglru_opt_ulong, &cfg.rounds },
-	{ 'R', "readers", mglru_opt_ulong, &cfg.readers },
-	{ 'w', "anon_workers", mglru_opt_ulong, &cfg.workers },
-	{ 'p', "reader_pause_ms", mglru_opt_ulong, &cfg.pause_ms },
-	{ 't', "timeout_s", mglru_opt_ulong, &cfg.timeout_s },
-	{ 0 }
+static void describe(void)
+{
+	ksft_print_msg("%lu readers of the file, %lu workers x %lu M anon x %lu rounds\n",
+		       cfg.readers, cfg.workers, cfg.anon >> 20, cfg.rounds);
+}
+
+static const struct mglru_scenario scenario = {
+	.name = "aging_oom", .setup = &setup, .opts = opts,
+	.configure = configure, .describe = describe, .run = run,
 };
 
 int main(int argc, char **argv)
 {
-	int ret;
-
-	mglru_parse_opts(argc, argv, opts);
-	if (!cfg.readers || cfg.readers > MAX_PROCS || !cfg.workers ||
-	    cfg.workers > MAX_PROCS || !cfg.rounds || !cfg.timeout_s)
-		mglru_opts_usage(argv[0], opts);
-
-	ksft_print_header();
-	ksft_set_plan(__builtin_popcount(modes));
-	ksft_print_msg("memcg %lu M, file %lu M, anon %lu M x %lu rounds\n",
-		       cfg.memcg >> 20, cfg.file >> 20, cfg.anon >> 20,
-		       cfg.rounds);
-	ksft_print_msg("%lu readers, %lu anon workers\n", cfg.readers,
-		       cfg.workers);
-
-	ret = mglru_init();
-	sh = mglru_shared_alloc(sizeof(*sh));
-	if (ret == MGLRU_OK && !sh)
-		ret = MGLRU_ERR;
-	mglru_run_modes("aging_oom", modes, ret, run_mode);
-	mglru_finished();
+	return mglru_main(argc, argv, &scenario);
 }

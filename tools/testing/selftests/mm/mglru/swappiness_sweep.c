@@ -7,209 +7,143 @@
  * For each vm.swappiness value (cgroup v2 memcgs use the global value) the
  * anon share of reclaim is measured from /proc/vmstat deltas; it has to grow
  * (within a tolerance) with swappiness.
+ * Precondition: both anon and file pages were reclaimed during the sweep.
  */
 #define _GNU_SOURCE
-#include <fcntl.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/mman.h>
 
-#include "../../kselftest.h"
-#include "mglru_lib.h"
+#include "mglru.h"
 
 #define MAX_VALUES	16
 #define SWAPPINESS	"/proc/sys/vm/swappiness"
 
+static struct mglru_setup setup = {
+	.memcg_max = 256 * SZ_1M, .data_size = 160 * SZ_1M, .data_file = true,
+	.swap = true, .zram_size = 1024 * SZ_1M,
+};
+
 static struct {
-	unsigned long memcg;
-	unsigned long anon;
-	unsigned long file;
-	unsigned long zram;
-	unsigned long warmup_s;
-	unsigned long period_s;
-	unsigned long settle_s;
-	unsigned long tolerance;
+	unsigned long anon, warmup_s, period_s, settle_s, tolerance;
 	unsigned long values[MAX_VALUES];
 	int nr_values;
 } cfg = {
-	.memcg = 256 * SZ_1M,
-	.anon = 160 * SZ_1M,
-	.file = 160 * SZ_1M,
-	.zram = 1024 * SZ_1M,
-	.warmup_s = 10,
-	.period_s = 8,
-	.settle_s = 2,
-	.tolerance = 5,
-	.values = { 10, 60, 100, 150, 200 },
-	.nr_values = 5,
+	.anon = 160 * SZ_1M, .warmup_s = 10, .period_s = 8, .settle_s = 2,
+	.tolerance = 5, .values = { 10, 60, 100, 150, 200 }, .nr_values = 5,
 };
 
-static char file_path[MGLRU_PATH_LEN + 16];
+static const char *file_path;
 
 static int anon_worker(void *arg)
 {
-	long page = sysconf(_SC_PAGESIZE);
-	unsigned long off, pass = 0;
-	char *p;
+	char *p = mmap(NULL, cfg.anon, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
-	p = mmap(NULL, cfg.anon, PROT_READ | PROT_WRITE,
-		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (p == MAP_FAILED)
 		return 1;
-	for (;; pass++)
-		for (off = 0; off < cfg.anon; off += page)
-			p[off] = (char)pass;
+	for (;;)
+		mglru_touch(p, cfg.anon, getpagesize(), true);
 	return 0;
 }
 
 static int file_reader(void *arg)
 {
-	long page = sysconf(_SC_PAGESIZE);
-	unsigned long off;
-	char *map;
-	int fd;
+	char *map = mglru_map_file(file_path, setup.data_size);
 
-	fd = open(file_path, O_RDONLY);
-	if (fd < 0)
-		return 1;
-	map = mmap(NULL, cfg.file, PROT_READ, MAP_SHARED, fd, 0);
-	if (map == MAP_FAILED)
+	if (!map)
 		return 1;
 	for (;;)
-		for (off = 0; off < cfg.file; off += page)
-			__atomic_load_n(&map[off], __ATOMIC_RELAXED);
+		mglru_touch(map, setup.data_size, getpagesize(), false);
 	return 0;
 }
 
-struct sample {
-	long anon;
-	long file;
-	long swpout;
-};
-
-static bool use_pgsteal;
-
-static void snap(struct sample *s)
+/* Pages reclaimed so far: anon and file. */
+static void reclaimed(long *anon, long *file)
 {
-	s->swpout = mglru_vmstat("pswpout");
-	if (use_pgsteal) {
-		s->anon = mglru_vmstat("pgsteal_anon");
-		s->file = mglru_vmstat("pgsteal_file");
-	} else {
-		/* Fallback: swap-outs are the anon part of all steals. */
-		s->anon = s->swpout;
-		s->file = mglru_vmstat("pgsteal_kswapd") +
-			  mglru_vmstat("pgsteal_direct") - s->swpout;
-	}
+	*anon = mglru_vmstat("pgsteal_anon");
+	*file = mglru_vmstat("pgsteal_file");
+	if (*anon >= 0 && *file >= 0)
+		return;
+	/* Before 5.19: swap-outs are the anon part of all steals. */
+	*anon = mglru_vmstat("pswpout");
+	*file = mglru_vmstat("pgsteal_kswapd") + mglru_vmstat("pgsteal_direct") -
+		*anon;
 }
 
-static void run_mode(int mode)
+/* The anon share of what is reclaimed at swappiness @value, or -1. */
+static double measure(struct mglru_ctx *ctx, unsigned long value,
+		      long *total_anon, long *total_file)
 {
-	double share[MAX_VALUES], start;
-	struct sample a, b;
-	struct mglru_bdev bdev;
-	char test[64], key[64], val[16];
+	long a0, f0, a1, f1, da, df;
+	char key[64], val[16];
+
+	snprintf(val, sizeof(val), "%lu", value);
+	if (mglru_write(SWAPPINESS, val))
+		return -1;
+	mglru_sleep_ms(cfg.settle_s * 1000);
+	reclaimed(&a0, &f0);
+	mglru_sleep_ms(cfg.period_s * 1000);
+	reclaimed(&a1, &f1);
+	da = a1 - a0;
+	df = f1 - f0;
+	*total_anon += da;
+	*total_file += df;
+	snprintf(key, sizeof(key), "swp%lu_steal_anon", value);
+	mglru_metric(ctx, key, "%ld", da);
+	snprintf(key, sizeof(key), "swp%lu_steal_file", value);
+	mglru_metric(ctx, key, "%ld", df);
+	snprintf(key, sizeof(key), "swp%lu_anon_pct", value);
+	mglru_metric(ctx, key, "%.1f", da + df ? 100.0 * da / (da + df) : 0.0);
+	return da + df ? 100.0 * da / (da + df) : 0.0;
+}
+
+static int run(struct mglru_ctx *ctx)
+{
+	long total_anon = 0, total_file = 0, oom_kill;
+	double share[MAX_VALUES], start = mglru_now();
 	bool ok = true;
-	long oom_kill;
-	const char *cg;
-	int mark, ret, i;
 	pid_t anon, file;
+	char val[16];
+	int i;
 
-	snprintf(test, sizeof(test), "swappiness_sweep_%s",
-		 mglru_mode_names[mode]);
-	mark = mglru_cleanup_mark();
-
-	if (mglru_set_lru_mode(mode))
-		goto error;
-	ret = mglru_zram_swap_setup(cfg.zram);
-	if (ret == MGLRU_OK)
-		ret = mglru_bdev_setup(&bdev,
-				       cfg.file + cfg.file / 8 + 64 * SZ_1M, -1);
-	if (ret == MGLRU_SKIP) {
-		mglru_cleanup_to(mark);
-		ksft_test_result_skip("%s: %s\n", test, mglru_skip_reason);
-		return;
-	}
-	if (ret)
-		goto error;
-	snprintf(file_path, sizeof(file_path), "%s/file", bdev.mnt);
-	if (mglru_create_file(file_path, cfg.file) ||
-	    mglru_bdev_remount(&bdev))
-		goto error;
 	snprintf(val, sizeof(val), "%lu", cfg.values[0]);
 	if (mglru_write_restore(SWAPPINESS, val))
-		goto error;
-	cg = mglru_memcg_create("swappiness_sweep", cfg.memcg, -1);
-	if (!cg)
-		goto error;
-
-	start = mglru_now();
-	anon = mglru_spawn(cg, anon_worker, NULL);
-	file = mglru_spawn(cg, file_reader, NULL);
+		return -1;
+	file_path = ctx->file;
+	anon = mglru_spawn(ctx->cg, anon_worker, NULL);
+	file = mglru_spawn(ctx->cg, file_reader, NULL);
 	if (anon < 0 || file < 0)
-		goto error;
+		return -1;
 	/* Let the memcg fill up before the first value is measured. */
 	mglru_sleep_ms(cfg.warmup_s * 1000);
 
-	for (i = 0; i < cfg.nr_values; i++) {
-		long da, df;
-
-		snprintf(val, sizeof(val), "%lu", cfg.values[i]);
-		if (mglru_write(SWAPPINESS, val))
-			goto error;
-		mglru_sleep_ms(cfg.settle_s * 1000);
-		snap(&a);
-		mglru_sleep_ms(cfg.period_s * 1000);
-		snap(&b);
-		if (mglru_wait(anon, NULL, 0) || mglru_wait(file, NULL, 0)) {
-			ksft_print_msg("%s: workload died\n", test);
-			ok = false;
-			break;
-		}
-		da = b.anon - a.anon;
-		df = b.file - a.file;
-		share[i] = da + df > 0 ? 100.0 * da / (da + df) : 0.0;
-		snprintf(key, sizeof(key), "swp%lu_anon_pct", cfg.values[i]);
-		mglru_metric(test, key, "%.1f", share[i]);
-		snprintf(key, sizeof(key), "swp%lu_steal_anon", cfg.values[i]);
-		mglru_metric(test, key, "%ld", da);
-		snprintf(key, sizeof(key), "swp%lu_steal_file", cfg.values[i]);
-		mglru_metric(test, key, "%ld", df);
-		snprintf(key, sizeof(key), "swp%lu_pswpout", cfg.values[i]);
-		mglru_metric(test, key, "%ld", b.swpout - a.swpout);
-		if (!da && !df) {
-			ksft_print_msg("%s: no reclaim at swappiness %lu\n",
-				       test, cfg.values[i]);
-			ok = false;
-		}
-		if (i && share[i] + cfg.tolerance < share[i - 1]) {
-			ksft_print_msg("%s: anon %.1f%% -> %.1f%% at %lu -> %lu\n",
-				       test, share[i - 1], share[i],
-				       cfg.values[i - 1], cfg.values[i]);
-			ok = false;
-		}
+	for (i = 0; i < cfg.nr_values && ok; i++) {
+		share[i] = measure(ctx, cfg.values[i], &total_anon, &total_file);
+		if (share[i] < 0)
+			return -1;
+		ok = mglru_check(ctx, !mglru_wait(anon, NULL, 0) &&
+				 !mglru_wait(file, NULL, 0), "workload died") &&
+		     mglru_check(ctx, !i || share[i] + cfg.tolerance >= share[i - 1],
+				 "anon %.1f%% -> %.1f%% at %lu -> %lu",
+				 i ? share[i - 1] : 0, share[i],
+				 i ? cfg.values[i - 1] : 0, cfg.values[i]);
 	}
-	if (ok && share[cfg.nr_values - 1] <= share[0]) {
-		ksft_print_msg("%s: anon %.1f%% at %lu not above %.1f%% at %lu\n",
-			       test, share[cfg.nr_values - 1],
-			       cfg.values[cfg.nr_values - 1], share[0],
-			       cfg.values[0]);
-		ok = false;
-	}
-	oom_kill = mglru_memcg_event(cg, "oom_kill");
-	mglru_metric(test, "duration_s", "%.1f", mglru_now() - start);
-	mglru_metric(test, "oom_kill", "%ld", oom_kill);
-	mglru_metric(test, "split_source", "%s",
-		     use_pgsteal ? "pgsteal" : "pswpout");
-	mglru_cleanup_to(mark);
+	oom_kill = mglru_memcg_event(ctx->cg, "oom_kill");
+	mglru_metric(ctx, "duration_s", "%.1f", mglru_now() - start);
+	mglru_metric(ctx, "oom_kill", "%ld", oom_kill);
 
-	ksft_test_result(ok && !oom_kill, "%s\n", test);
-	return;
-error:
-	mglru_cleanup_to(mark);
-	ksft_test_result_error("%s: setup failed\n", test);
+	if (ok && mglru_check(ctx, total_anon > 0 && total_file > 0,
+			      "precondition not met: reclaimed %ld anon and %ld file pages",
+			      total_anon, total_file) &&
+	    mglru_check(ctx, share[cfg.nr_values - 1] > share[0],
+			"anon %.1f%% at %lu not above %.1f%% at %lu",
+			share[cfg.nr_values - 1], cfg.values[cfg.nr_values - 1],
+			share[0], cfg.values[0]) &&
+	    mglru_check(ctx, !oom_kill, "%ld OOM kills", oom_kill))
+		return KSFT_PASS;
+	return KSFT_FAIL;
 }
 
 static int parse_values(const char *arg, void *val)
@@ -232,41 +166,33 @@ static int parse_values(const char *arg, void *val)
 	return cfg.nr_values < 2 ? -1 : 0;
 }
 
-static unsigned int modes = MGLRU_MODES_ALL;
-
 static const struct mglru_opt opts[] = {
-	{ 'm', "mglru|classic", mglru_opt_mode, &modes },
-	{ 'M', "memcg_size", mglru_opt_size, &cfg.memcg },
-	{ 'a', "anon_size", mglru_opt_size, &cfg.anon },
-	{ 'f', "file_size", mglru_opt_size, &cfg.file },
-	{ 'z', "zram_size", mglru_opt_size, &cfg.zram },
-	{ 'w', "warmup_s", mglru_opt_ulong, &cfg.warmup_s },
-	{ 'p', "period_s", mglru_opt_ulong, &cfg.period_s },
-	{ 'S', "settle_s", mglru_opt_ulong, &cfg.settle_s },
+	MGLRU_SIZE('a', anon), { 'z', "zram_size", mglru_opt_size, &setup.zram_size },
+	MGLRU_ULONG('w', warmup_s),
+	MGLRU_ULONG('p', period_s), MGLRU_ULONG('S', settle_s),
 	{ 'v', "v1,v2,...", parse_values, NULL },
-	{ 'T', "tolerance_pct", mglru_opt_ulong, &cfg.tolerance },
-	{ 0 }
+	MGLRU_ULONG('T', tolerance), { 0 }
+};
+
+static int configure(void)
+{
+	return cfg.period_s ? 0 : -1;
+}
+
+static void describe(void)
+{
+	ksft_print_msg("anon %lu MiB beside the file, zram %lu MiB\n",
+		       cfg.anon >> 20, setup.zram_size >> 20);
+	ksft_print_msg("warm-up %lu s, %d swappiness values x %lu s\n",
+		       cfg.warmup_s, cfg.nr_values, cfg.period_s);
+}
+
+static const struct mglru_scenario scenario = {
+	.name = "swappiness_sweep", .setup = &setup, .opts = opts,
+	.configure = configure, .describe = describe, .run = run,
 };
 
 int main(int argc, char **argv)
 {
-	int ret;
-
-	mglru_parse_opts(argc, argv, opts);
-	if (!cfg.period_s)
-		mglru_opts_usage(argv[0], opts);
-
-	ksft_print_header();
-	ksft_set_plan(__builtin_popcount(modes));
-	ksft_print_msg("memcg %lu M, anon %lu M, file %lu M, zram %lu M\n",
-		       cfg.memcg >> 20, cfg.anon >> 20, cfg.file >> 20,
-		       cfg.zram >> 20);
-	ksft_print_msg("warm-up %lu s, %d swappiness values x %lu s\n",
-		       cfg.warmup_s, cfg.nr_values, cfg.period_s);
-
-	use_pgsteal = mglru_vmstat("pgsteal_anon") >= 0 &&
-		      mglru_vmstat("pgsteal_file") >= 0;
-	ret = mglru_init();
-	mglru_run_modes("swappiness_sweep", modes, ret, run_mode);
-	mglru_finished();
+	return mglru_main(argc, argv, &scenario);
 }

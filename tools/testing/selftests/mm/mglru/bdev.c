@@ -1,0 +1,266 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Guest-local storage: ext4 on a loop device backed by a file on a private
+ * tmpfs, optionally behind a dm-delay target; the scenario's data file on
+ * it; zram swap. Not the guest's root filesystem: 9p or virtiofs would bring
+ * the host's page cache, and tmpfs has no readahead and no writeback.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/swap.h>
+
+#include "mglru.h"
+
+static int need_tools(const char * const *tools)
+{
+	for (; *tools; tools++) {
+		if (!mglru_have_tool(*tools))
+			return mglru_skip("%s not found", *tools);
+	}
+	return 0;
+}
+
+static bool have_dm_delay(void)
+{
+	char out[4096];
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		if (!mglru_run(out, sizeof(out), true, "dmsetup", "targets") &&
+		    (!strncmp(out, "delay ", 6) || strstr(out, "\ndelay ")))
+			return true;
+		if (i == 0)
+			mglru_run(NULL, 0, true, "modprobe", "dm-delay");
+	}
+	return false;
+}
+
+/* Put @path on the cleanup stack, then mkdir it. */
+static int make_dir(const char *path)
+{
+	if (mglru_cleanup_push(RES_DIR, path, NULL, 0) || mkdir(path, 0700)) {
+		ksft_print_msg("mkdir %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static int mount_tmpfs(struct mglru_ctx *ctx, unsigned long size)
+{
+	char base[64], opts[64];
+
+	snprintf(base, sizeof(base), "/tmp/%s.XXXXXX", MGLRU_NAME);
+	if (!mkdtemp(base) || mglru_cleanup_push(RES_DIR, base, NULL, 0)) {
+		ksft_print_msg("mkdtemp: %s\n", strerror(errno));
+		return -1;
+	}
+	snprintf(ctx->tmpdir, sizeof(ctx->tmpdir), "%s/tmpfs", base);
+	snprintf(ctx->mnt, sizeof(ctx->mnt), "%s/mnt", base);
+	if (make_dir(ctx->tmpdir) || make_dir(ctx->mnt))
+		return -1;
+	snprintf(opts, sizeof(opts), "size=%luk,mode=0700",
+		 (size + 8 * SZ_1M) >> 10);
+	if (mglru_cleanup_push(RES_MOUNT, ctx->tmpdir, NULL, 0) ||
+	    mount("tmpfs", ctx->tmpdir, "tmpfs", 0, opts)) {
+		ksft_print_msg("mount tmpfs: %s\n", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * The backing file is allocated by the harness, so the loop device's writes
+ * never charge the workload's memcg for tmpfs pages. Signals stay blocked
+ * while losetup runs, so that a SIGTERM cannot race its attaching.
+ */
+static int attach_loop(struct mglru_ctx *ctx, const char *backing,
+		       unsigned long size)
+{
+	sigset_t old;
+	int fd, ret;
+
+	fd = open(backing, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	if (fd < 0 || fallocate(fd, 0, 0, size)) {
+		ksft_print_msg("backing file: %s\n", strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	close(fd);
+	if (mglru_cleanup_push(RES_LOOP, backing, NULL, 0))
+		return -1;
+	mglru_block_signals(&old);
+	ret = mglru_run(ctx->loop, sizeof(ctx->loop), false, "losetup",
+			"--find", "--show", backing);
+	mglru_restore_signals(&old);
+	if (ret || strncmp(ctx->loop, "/dev/loop", 9)) {
+		ksft_print_msg("losetup failed (%s)\n", ctx->loop);
+		return -1;
+	}
+	return 0;
+}
+
+/* dm-delay over the loop device: reads at once, writes after @delay_ms. */
+static int create_dm_delay(struct mglru_ctx *ctx, unsigned long size,
+			   long delay_ms, char *dev, size_t devlen)
+{
+	char name[64], table[256], sectors[32];
+	sigset_t old;
+	int ret;
+
+	snprintf(name, sizeof(name), "%s_%d", MGLRU_NAME, getpid());
+	snprintf(sectors, sizeof(sectors), "%lu", size >> 9);
+	snprintf(table, sizeof(table), "0 %s delay %s 0 0 %s 0 %ld", sectors,
+		 ctx->loop, ctx->loop, delay_ms);
+	if (mglru_cleanup_push(RES_DM, NULL, name, 0))
+		return -1;
+	mglru_block_signals(&old);
+	ret = mglru_run(NULL, 0, false, "dmsetup", "create", name, "--table",
+			table);
+	mglru_restore_signals(&old);
+	if (ret) {
+		ksft_print_msg("dmsetup create %s failed\n", name);
+		return -1;
+	}
+	snprintf(dev, devlen, "/dev/mapper/%s", name);
+	if (access(dev, F_OK))
+		mglru_run(NULL, 0, true, "dmsetup", "mknodes", name);
+	if (access(dev, F_OK)) {
+		ksft_print_msg("%s missing\n", dev);
+		return -1;
+	}
+	/* Released before the unmount: drop the delay for the last writes. */
+	snprintf(table, sizeof(table), "0 %s delay %s 0 0 %s 0 0", sectors,
+		 ctx->loop, ctx->loop);
+	return mglru_cleanup_push(RES_DM_UNDELAY, table, name, 0);
+}
+
+/*
+ * tmpfs file -> loop device -> mkfs.ext4 -> optional dm-delay -> mount at
+ * @ctx->mnt. The filesystem is made before dm-delay is stacked on the loop
+ * device: the same on-disk result, without a delayed mkfs.
+ */
+int mglru_bdev_setup(struct mglru_ctx *ctx, unsigned long size,
+		     long write_delay_ms)
+{
+	static const char * const tools[] = { "losetup", "mkfs.ext4", NULL };
+	static const char * const dm_tools[] = { "dmsetup", NULL };
+	char backing[MGLRU_PATH_LEN + 16], dev[MGLRU_PATH_LEN];
+	int ret;
+
+	ret = need_tools(tools);
+	if (!ret && write_delay_ms) {
+		ret = need_tools(dm_tools);
+		if (!ret && !have_dm_delay())
+			ret = mglru_skip("dm-delay target not available");
+	}
+	if (ret)
+		return ret;
+	if (mount_tmpfs(ctx, size))
+		return -1;
+	snprintf(backing, sizeof(backing), "%s/disk.img", ctx->tmpdir);
+	if (attach_loop(ctx, backing, size))
+		return -1;
+	if (mglru_run(NULL, 0, false, "mkfs.ext4", "-q", "-F", "-E",
+		      "lazy_itable_init=0,lazy_journal_init=0", ctx->loop)) {
+		ksft_print_msg("mkfs.ext4 %s failed\n", ctx->loop);
+		return -1;
+	}
+	snprintf(dev, sizeof(dev), "%s", ctx->loop);
+	if (write_delay_ms &&
+	    create_dm_delay(ctx, size, write_delay_ms, dev, sizeof(dev)))
+		return -1;
+	/* The undelay entry above is released before this unmount. */
+	if (mglru_cleanup_push(RES_MOUNT, ctx->mnt, NULL, 0) ||
+	    mount(dev, ctx->mnt, "ext4", 0, NULL)) {
+		ksft_print_msg("mount %s: %s\n", dev, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Write @size bytes to <mnt>/file from the harness (its page cache is not
+ * charged to the workload), then drop that cache: a cold start.
+ */
+int mglru_create_file(struct mglru_ctx *ctx, unsigned long size)
+{
+	unsigned long done;
+	char *buf;
+	int fd;
+
+	snprintf(ctx->file, sizeof(ctx->file), "%s/file", ctx->mnt);
+	buf = malloc(SZ_1M);
+	if (!buf)
+		return -1;
+	memset(buf, 0x5a, SZ_1M);
+	fd = open(ctx->file, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0)
+		goto err;
+	for (done = 0; done < size; done += SZ_1M) {
+		size_t len = size - done < SZ_1M ? size - done : SZ_1M;
+
+		if (write(fd, buf, len) != (ssize_t)len)
+			goto err;
+	}
+	if (fsync(fd) || posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED))
+		goto err;
+	close(fd);
+	free(buf);
+	return 0;
+err:
+	ksft_print_msg("create %s: %s\n", ctx->file, strerror(errno));
+	if (fd >= 0)
+		close(fd);
+	free(buf);
+	return -1;
+}
+
+int mglru_zram_swap_setup(unsigned long size)
+{
+	static const char * const tools[] = { "mkswap", NULL };
+	char path[64], buf[64], dev[32];
+	bool hot = false;
+	int id = 0, ret;
+
+	ret = need_tools(tools);
+	if (ret)
+		return ret;
+	if (access("/sys/class/zram-control", F_OK) &&
+	    access("/sys/block/zram0", F_OK))
+		mglru_run(NULL, 0, true, "modprobe", "zram", "num_devices=0");
+	if (!mglru_read_str("/sys/class/zram-control/hot_add", buf,
+			    sizeof(buf))) {
+		id = atoi(buf);
+		hot = true;
+	} else if (!mglru_read_str("/sys/block/zram0/disksize", buf,
+				   sizeof(buf))) {
+		if (strcmp(buf, "0"))
+			return mglru_skip("zram0 is in use and zram hot_add is missing");
+	} else {
+		return mglru_skip("zram not available (CONFIG_ZRAM=n?)");
+	}
+	if (mglru_cleanup_push(RES_ZRAM, NULL, hot ? "hot" : "", id))
+		return -1;
+	snprintf(path, sizeof(path), "/sys/block/zram%d/disksize", id);
+	snprintf(buf, sizeof(buf), "%lu", size);
+	snprintf(dev, sizeof(dev), "/dev/zram%d", id);
+	if (mglru_write(path, buf))
+		return -1;
+	if (mglru_run(NULL, 0, true, "mkswap", dev)) {
+		ksft_print_msg("mkswap %s failed\n", dev);
+		return -1;
+	}
+	if (mglru_cleanup_push(RES_SWAP, dev, NULL, 0) || swapon(dev, 0)) {
+		ksft_print_msg("swapon %s: %s\n", dev, strerror(errno));
+		return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,162 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The MGLRU regression selftests. Each test program is a scenario: its
+ * options, what it needs set up (struct mglru_setup) and a run function
+ * holding its workload, metrics and verdict. scenario.c's mglru_main() does
+ * the rest for every test alike: options, prerequisites, each LRU mode, setup,
+ * teardown and the KTAP result <scenario>_<mode>.
+ */
+#ifndef __MGLRU_H
+#define __MGLRU_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "../../kselftest.h"
+
+#define SZ_1M			0x100000UL
+#define MGLRU_PATH_LEN		256
+
+/* Everything a run creates carries this name, so a later run can find it. */
+#define MGLRU_NAME		"mglru_selftest"
+
+enum mglru_mode {
+	MGLRU_MODE_MGLRU,
+	MGLRU_MODE_CLASSIC,
+	MGLRU_NR_MODES,
+};
+
+extern const char * const mglru_mode_names[MGLRU_NR_MODES];
+
+/* scenario.c: the common main() */
+
+/*
+ * What a scenario needs before its run function starts, zero: not needed.
+ * Its defaults are the scenario's; -M and -f set the first two.
+ */
+struct mglru_setup {
+	unsigned long memcg_max;	/* the workload memcg's memory.max */
+	unsigned long data_size;	/* what the workload puts on ext4 */
+	bool data_file;			/* a file of data_size, cache dropped */
+	long write_delay_ms;		/* dm-delay under ext4; 0: none */
+	bool swap;			/* memory.swap.max is max (else 0) */
+	unsigned long zram_size;	/* zram swap device */
+	const char * const *tools;	/* commands the workload runs */
+};
+
+struct mglru_ctx {
+	char test[64];			/* <scenario>_<mode> */
+	enum mglru_mode mode;
+	const char *cg;			/* the workload's memcg */
+	char tmpdir[MGLRU_PATH_LEN];	/* scratch on the harness's tmpfs */
+	char loop[64];			/* the loop device, /dev/loopN */
+	char mnt[MGLRU_PATH_LEN];	/* the ext4 mount point */
+	char file[MGLRU_PATH_LEN + 8];	/* <mnt>/file */
+	unsigned int slow;		/* 3 with KSFT_MACHINE_SLOW=yes, else 1 */
+};
+
+struct mglru_opt {
+	char name;			/* option letter */
+	const char *arg;		/* argument's name in the usage line */
+	int (*parse)(const char *arg, void *val);	/* 0 or -1 */
+	void *val;
+};
+
+struct mglru_scenario {
+	const char *name;
+	struct mglru_setup *setup;
+	const struct mglru_opt *opts;	/* the scenario's options, { 0 } ends */
+	/* Check the options, complete the setup; -1: usage. No output. */
+	int (*configure)(void);
+	/* Print the configuration as KTAP diagnostics. */
+	void (*describe)(void);
+	/* Workload, metrics, verdict: KSFT_PASS, KSFT_FAIL, KSFT_SKIP or -1. */
+	int (*run)(struct mglru_ctx *ctx);
+};
+
+int mglru_main(int argc, char **argv, const struct mglru_scenario *s);
+
+/* A scenario's options set fields of its cfg, named in the usage line. */
+#define MGLRU_SIZE(c, field)	{ c, #field, mglru_opt_size, &cfg.field }
+#define MGLRU_ULONG(c, field)	{ c, #field, mglru_opt_ulong, &cfg.field }
+
+/* opts.c */
+int mglru_opt_size(const char *arg, void *val);		/* unsigned long */
+int mglru_opt_ulong(const char *arg, void *val);	/* unsigned long */
+int mglru_parse_ulong(const char *arg, unsigned long *val);
+int mglru_parse_opts(int argc, char **argv, const struct mglru_opt *common,
+		     const struct mglru_opt *opts);
+__noreturn void mglru_usage(const char *prog, const struct mglru_opt *common,
+			    const struct mglru_opt *opts);
+
+/* cleanup.c: a stack of what to undo, journalled for a later run */
+enum mglru_res {
+	RES_NONE,	/* released early (a reaped child) */
+	RES_RESTORE,	/* write val back to path */
+	RES_MEMCG,	/* kill the members, rmdir path */
+	RES_PID,	/* SIGKILL and reap id */
+	RES_DIR,	/* rmdir path */
+	RES_MOUNT,	/* umount path */
+	RES_LOOP,	/* detach the loop devices backed by path */
+	RES_DM,		/* dmsetup remove val */
+	RES_DM_UNDELAY,	/* load table path into the dm target val */
+	RES_SWAP,	/* swapoff path */
+	RES_ZRAM,	/* reset zram id, hot_remove it too if val is "hot" */
+};
+
+int mglru_cleanup_init(void);
+int mglru_cleanup_sweep(void);
+int mglru_cleanup_push(enum mglru_res type, const char *path, const char *val,
+		       int id);
+void mglru_cleanup_forget_pid(pid_t pid);
+int mglru_cleanup_mark(void);
+void mglru_cleanup_to(int mark);
+void mglru_block_signals(sigset_t *old);
+void mglru_restore_signals(const sigset_t *old);
+
+/* spawn.c: commands and workload children */
+int mglru_run_argv(char *out, size_t outlen, bool quiet,
+		   const char * const *argv);
+#define mglru_run(out, outlen, quiet, ...)				\
+	mglru_run_argv(out, outlen, quiet, (const char * const[]){ __VA_ARGS__, NULL })
+pid_t mglru_spawn(const char *cg, int (*fn)(void *arg), void *arg);
+pid_t mglru_spawn_argv(const char *cg, const char * const *argv);
+int mglru_wait(pid_t pid, int *status, double timeout_s);
+void mglru_kill(pid_t pid);
+bool mglru_have_tool(const char *tool);
+double mglru_now(void);
+void mglru_sleep_ms(unsigned int ms);
+void *mglru_shared_alloc(size_t size);
+
+/* bdev.c: guest-local block devices, files and swap */
+int mglru_bdev_setup(struct mglru_ctx *ctx, unsigned long size,
+		     long write_delay_ms);
+int mglru_create_file(struct mglru_ctx *ctx, unsigned long size);
+int mglru_zram_swap_setup(unsigned long size);
+
+/* memcg.c: memcgs, knobs, metrics and verdicts */
+extern char mglru_skip_reason[256];
+__printf(1, 2) int mglru_skip(const char *fmt, ...);
+int mglru_prerequisites(void);
+int mglru_parent_create(void);
+int mglru_set_lru_mode(enum mglru_mode mode);
+const char *mglru_memcg_create(const char *name, long max, long swap_max);
+long mglru_memcg_stat(const char *cg, const char *key);
+long mglru_memcg_event(const char *cg, const char *key);
+long mglru_vmstat(const char *key);
+int mglru_write(const char *path, const char *val);
+int mglru_write_restore(const char *path, const char *val);
+int mglru_write_str(const char *path, const char *val);
+int mglru_read_str(const char *path, char *buf, size_t len);
+__printf(3, 4) void mglru_metric(const struct mglru_ctx *ctx, const char *key,
+				 const char *fmt, ...);
+__printf(3, 4) bool mglru_check(const struct mglru_ctx *ctx, bool ok,
+				const char *fmt, ...);
+
+/* workload.c: what the scenarios' children do */
+char *mglru_map_file(const char *path, size_t size);
+void mglru_touch(char *p, size_t size, size_t stride, bool write);
+
+#endif /* __MGLRU_H */

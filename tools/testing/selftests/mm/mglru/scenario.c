@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The main() of every MGLRU selftest: common options, prerequisites, then
+ * for each LRU mode the scenario's setup, its run function and teardown, and
+ * one KTAP result <scenario>_<mode>.
+ *
+ * Common options: -m mglru|classic runs one LRU mode (the kselftest runner
+ * passes it through KSELFTEST_<TEST>_ARGS); -C only undoes what earlier,
+ * killed runs left behind. KSFT_MACHINE_SLOW=yes (slow or emulated machines,
+ * as kernel CI sets it) multiplies the scenario's time limits by three.
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mglru.h"
+
+#define SLOW_FACTOR	3
+
+static unsigned int modes = (1U << MGLRU_NR_MODES) - 1;
+static bool sweep_only;
+
+static int parse_mode(const char *arg, void *val)
+{
+	int i;
+
+	for (i = 0; i < MGLRU_NR_MODES; i++) {
+		if (!strcmp(arg, mglru_mode_names[i])) {
+			modes = 1U << i;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+static int set_flag(const char *arg, void *val)
+{
+	*(bool *)val = true;
+	return 0;
+}
+
+static int usage(const char *arg, void *val)
+{
+	return -1;
+}
+
+static struct mglru_opt common_opts[] = {
+	{ 'm', "mglru|classic", parse_mode, NULL },
+	{ 'C', NULL, set_flag, &sweep_only },
+	{ 'h', NULL, usage, NULL },
+	{ 'M', "memcg_size", mglru_opt_size, NULL },
+	{ 'f', "data_size", mglru_opt_size, NULL },
+	{ 0 }
+};
+
+/* Everything the scenario asked for, in @ctx; the cleanup stack undoes it. */
+static int set_up(struct mglru_ctx *ctx, const struct mglru_setup *setup,
+		  const char *name)
+{
+	const char * const *tool;
+	int ret;
+
+	for (tool = setup->tools; tool && *tool; tool++)
+		if (!mglru_have_tool(*tool))
+			return mglru_skip("%s not found", *tool);
+	if (mglru_set_lru_mode(ctx->mode))
+		return -1;
+	if (setup->zram_size) {
+		ret = mglru_zram_swap_setup(setup->zram_size);
+		if (ret)
+			return ret;
+	}
+	if (setup->data_size) {
+		ret = mglru_bdev_setup(ctx, setup->data_size +
+				       setup->data_size / 8 + 64 * SZ_1M,
+				       setup->write_delay_ms);
+		if (ret)
+			return ret;
+	}
+	if (setup->data_file && mglru_create_file(ctx, setup->data_size))
+		return -1;
+	ctx->cg = mglru_memcg_create(name, setup->memcg_max,
+				     setup->swap ? -1 : 0);
+	return ctx->cg ? 0 : -1;
+}
+
+static void run_mode(const struct mglru_scenario *s, enum mglru_mode mode,
+		     unsigned int slow)
+{
+	struct mglru_ctx ctx = { .mode = mode, .slow = slow };
+	int mark = mglru_cleanup_mark();
+	int ret;
+
+	snprintf(ctx.test, sizeof(ctx.test), "%s_%s", s->name,
+		 mglru_mode_names[mode]);
+	ret = set_up(&ctx, s->setup, s->name);
+	if (!ret)
+		ret = s->run(&ctx);
+	mglru_cleanup_to(mark);
+
+	if (ret == KSFT_SKIP)
+		ksft_test_result_skip("%s: %s\n", ctx.test, mglru_skip_reason);
+	else if (ret < 0)
+		ksft_test_result_error("%s: setup failed\n", ctx.test);
+	else
+		ksft_test_result(ret == KSFT_PASS, "%s\n", ctx.test);
+}
+
+int mglru_main(int argc, char **argv, const struct mglru_scenario *s)
+{
+	struct mglru_setup *setup = s->setup;
+	const char *slow_env = getenv("KSFT_MACHINE_SLOW");
+	unsigned int slow = 1;
+	char path[4096];
+	int mode, ret;
+
+	common_opts[3].val = &setup->memcg_max;
+	common_opts[4].val = &setup->data_size;
+	if (mglru_parse_opts(argc, argv, common_opts, s->opts) ||
+	    s->configure())
+		mglru_usage(argv[0], common_opts, s->opts);
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	/* The tools (losetup, dmsetup, mkswap) live in sbin. */
+	snprintf(path, sizeof(path), "%s:/usr/sbin:/sbin",
+		 getenv("PATH") ?: "/usr/bin:/bin");
+	setenv("PATH", path, 1);
+
+	ksft_print_header();
+	ksft_set_plan(sweep_only ? 0 : __builtin_popcount(modes));
+	if (!sweep_only) {
+		ksft_print_msg("memcg %lu MiB (swap %s), data %lu MiB\n",
+			       setup->memcg_max >> 20,
+			       setup->swap ? "max" : "0",
+			       setup->data_size >> 20);
+		s->describe();
+	}
+	if (slow_env && !strcmp(slow_env, "yes")) {
+		slow = SLOW_FACTOR;
+		ksft_print_msg("KSFT_MACHINE_SLOW=yes: time limits x%u\n", slow);
+	}
+
+	ret = mglru_prerequisites();
+	if (sweep_only && ret)
+		ksft_exit_skip("%s\n", mglru_skip_reason);
+	if (!ret) {
+		mglru_cleanup_init();
+		if (!mglru_cleanup_sweep() && sweep_only)
+			ksft_print_msg("cleanup: nothing left by earlier runs\n");
+		if (sweep_only)
+			ksft_finished();
+		ret = mglru_parent_create();
+	}
+	for (mode = 0; mode < MGLRU_NR_MODES; mode++) {
+		if (!(modes & (1U << mode)))
+			continue;
+		if (!ret)
+			run_mode(s, mode, slow);
+		else if (ret == KSFT_SKIP)
+			ksft_test_result_skip("%s_%s: %s\n", s->name,
+					      mglru_mode_names[mode],
+					      mglru_skip_reason);
+		else
+			ksft_test_result_error("%s_%s: setup failed\n",
+					       s->name, mglru_mode_names[mode]);
+	}
+	if (ksft_plan && ksft_get_xskip_cnt() == (int)ksft_plan) {
+		ksft_print_cnts();
+		exit(KSFT_SKIP);
+	}
+	ksft_finished();
+}
