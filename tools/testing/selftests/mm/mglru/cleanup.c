@@ -354,6 +354,7 @@ static void signal_handler(int sig)
 		/* Async-signal-safe; a failed write is not worth handling. */
 		if (write(STDOUT_FILENO, msg, sizeof(msg) - 1) < 0)
 			errno = 0;
+		mglru_kill_tool();
 		mglru_cleanup_to(0);
 	}
 	signal(sig, SIG_DFL);

@@ -121,6 +121,7 @@ int mglru_run_argv(char *out, size_t outlen, bool quiet,
 		   const char * const *argv);
 #define mglru_run(out, outlen, quiet, ...)				\
 	mglru_run_argv(out, outlen, quiet, (const char * const[]){ __VA_ARGS__, NULL })
+void mglru_kill_tool(void);
 pid_t mglru_spawn(const char *cg, int (*fn)(void *arg), void *arg);
 pid_t mglru_spawn_argv(const char *cg, const char * const *argv);
 int mglru_wait(pid_t pid, int *status, double timeout_s);

@@ -38,6 +38,9 @@ static void read_all(int fd, char *out, size_t outlen)
 		out[--off] = '\0';
 }
 
+/* The command mglru_run_argv() is waiting for, if any. */
+static volatile pid_t tool_pid;
+
 /*
  * Run a command, its stdout captured in @out if given, else sent to stderr
  * (or nowhere if @quiet), so that stdout stays KTAP; returns its exit status.
@@ -64,6 +67,7 @@ int mglru_run_argv(char *out, size_t outlen, bool quiet,
 		 * device: the test's own cleanup runs the tools it needs.
 		 */
 		setpgid(0, 0);
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		sigemptyset(&empty);
 		sigprocmask(SIG_SETMASK, &empty, NULL);
 		devnull = open("/dev/null", O_RDWR);
@@ -79,16 +83,33 @@ int mglru_run_argv(char *out, size_t outlen, bool quiet,
 		execvp(argv[0], (char * const *)argv);
 		_exit(127);
 	}
+	tool_pid = pid;
 	if (out) {
 		close(pipefd[1]);
 		read_all(pipefd[0], out, outlen);
 		close(pipefd[0]);
 	}
 	while (waitpid(pid, &status, 0) < 0) {
-		if (errno != EINTR)
+		if (errno != EINTR) {
+			tool_pid = 0;
 			return -1;
+		}
 	}
+	tool_pid = 0;
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/*
+ * From the signal handler: stop the command in progress (mkfs.ext4, say)
+ * before undoing what it works on.
+ */
+void mglru_kill_tool(void)
+{
+	pid_t pid = tool_pid;
+
+	if (pid > 0 && !kill(pid, SIGKILL))
+		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+			;
 }
 
 /* fork() a child that joins @cg; 0 in the child, its pid in the parent. */
