@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """runner/selftests.txt, the suite's table of its kselftests, as a dict:
 {test: {'kill_at': [s, ...], 'key_metrics': [name, ...],
-'overload': (modes, arguments)}}. Used by the matrix and the summary."""
+'overload': [(modes, arguments), ...]}}. Used by the matrix and the summary."""
 
 import os
 
@@ -16,11 +16,11 @@ def selftests(path=TABLE):
             if line.startswith('#') or '|' not in line:
                 continue
             name, kill_at, metrics, overload = (x.strip() for x in line.split('|'))
-            modes, _, args = overload.partition(':')
+            controls = [c.partition(':') for c in overload.split(';')]
             tests[name] = {
                 'kill_at': [int(s) for s in kill_at.split()],
                 'key_metrics': metrics.split(),
-                'overload': (modes.split(), args.strip()),
+                'overload': [(m.split(), a.strip()) for m, _, a in controls],
             }
     return tests
 

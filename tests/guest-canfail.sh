@@ -1,12 +1,13 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# Runs inside the guest: each mm/mglru kselftest's failure criterion must be
-# able to fail. Every scenario is run, in each LRU mode its line of
-# runner/selftests.txt names, with the arguments there that overload it
-# (anon churn beyond the memcg, a memcg too small for the reader, a write
-# delay no memcg survives, a memcg that never reclaims), and must report
-# "not ok".
+# Runs inside the guest: each mm/mglru kselftest's failure criterion, and
+# its precondition, must be able to fail. Every scenario is run with each
+# control of its line in runner/selftests.txt, in the LRU modes named there:
+# arguments that overload it (anon churn beyond the memcg, a memcg too small
+# for fio, a write delay no memcg survives) or that take its pressure away
+# (a memcg that never fills, default dirty ratios), and must report
+# "not ok"; the reason line is shown.
 #
 # usage: guest-canfail.sh INSTALL_DIR SUITE_ROOT
 
@@ -16,21 +17,25 @@ rc=0
 grep -v '^#' "$2/runner/selftests.txt" | grep '|' >/tmp/selftests
 while IFS='|' read -r test _ _ overload; do
 	test=${test%% *}
-	modes=${overload%%:*}
-	args=${overload#*:}
-	for mode in $modes; do
-		point=${test}_$mode
-		# shellcheck disable=SC2086
-		out=$("./$test" -m "$mode" $args 2>&1 </dev/null)
-		echo "$out" | grep '^# metric' | tr '\n' ' ' | cut -c1-400
-		echo
-		if echo "$out" | grep -q "^not ok [0-9]* $point"; then
-			echo "ok - $point fails when overloaded: -m $mode$args"
-		else
-			echo "not ok - $point did not fail when overloaded: -m $mode$args"
-			echo "$out" | tail -n 5
-			rc=1
-		fi
-	done
+	echo "$overload" | tr ';' '\n' >/tmp/controls
+	while read -r control; do
+		modes=${control%%:*}
+		args=${control#*:}
+		for mode in $modes; do
+			point=${test}_$mode
+			# shellcheck disable=SC2086
+			out=$("./$test" -m "$mode" $args 2>&1 </dev/null)
+			echo "$out" | grep '^# metric' | tr '\n' ' ' | cut -c1-400
+			echo
+			echo "$out" | grep "^# $point: " | head -n 3
+			if echo "$out" | grep -q "^not ok [0-9]* $point"; then
+				echo "ok - $point fails when overloaded: -m $mode$args"
+			else
+				echo "not ok - $point did not fail when overloaded: -m $mode$args"
+				echo "$out" | tail -n 5
+				rc=1
+			fi
+		done
+	done </tmp/controls
 done </tmp/selftests
 exit $rc

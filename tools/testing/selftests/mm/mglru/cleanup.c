@@ -431,6 +431,61 @@ static int sweep_journal(const char *path, int pid)
 	return 1;
 }
 
+#define PF_EXITING	0x00000004	/* include/linux/sched.h */
+#define SIGKILL_BIT	(1ULL << (SIGKILL - 1))
+
+enum run_state { RUN_ALIVE, RUN_DYING, RUN_GONE };
+
+static bool sigkill_pending(const char *status, const char *field)
+{
+	unsigned long long pending;
+	const char *p = strstr(status, field);
+
+	return p && sscanf(p + strlen(field), " %llx", &pending) == 1 &&
+	       (pending & SIGKILL_BIT);
+}
+
+/* Exiting, or with a SIGKILL pending, is dying; a zombie is gone. */
+static enum run_state run_state(int pid)
+{
+	char path[64], buf[4096], *p;
+	unsigned int flags;
+	char state;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	if (mglru_read_str(path, buf, sizeof(buf)))
+		return RUN_GONE;
+	p = strrchr(buf, ')');
+	if (!p || sscanf(p + 1, " %c %*d %*d %*d %*d %*d %u", &state,
+			 &flags) != 2 || state == 'Z' || state == 'X')
+		return RUN_GONE;
+	if (flags & PF_EXITING)
+		return RUN_DYING;
+	snprintf(path, sizeof(path), "/proc/%d/status", pid);
+	if (mglru_read_str(path, buf, sizeof(buf)))
+		return RUN_GONE;
+	return sigkill_pending(buf, "ShdPnd:") || sigkill_pending(buf, "SigPnd:") ?
+	       RUN_DYING : RUN_ALIVE;
+}
+
+/*
+ * Whether the run @pid is gone. A SIGKILLed run can take a while to die
+ * (an ext4 write through dm-delay, say): wait up to 30 s for it.
+ */
+static bool run_gone(int pid)
+{
+	enum run_state state;
+	int i;
+
+	for (i = 0; i < 300; i++) {
+		state = run_state(pid);
+		if (state != RUN_DYING)
+			return state == RUN_GONE;
+		mglru_sleep_ms(100);
+	}
+	return true;
+}
+
 /* Undo what earlier runs, killed before their cleanup, left behind. */
 int mglru_cleanup_sweep(void)
 {
@@ -450,7 +505,7 @@ int mglru_cleanup_sweep(void)
 		rest = d->d_name + len;
 		if (strcmp(rest, ".journal") && strcmp(rest, ".journal.tmp"))
 			continue;
-		if (!kill(pid, 0) || errno != ESRCH)
+		if (!run_gone(pid))
 			continue;	/* still running */
 		snprintf(path, sizeof(path), "%s/%s", JOURNAL_DIR, d->d_name);
 		if (strcmp(rest, ".journal"))

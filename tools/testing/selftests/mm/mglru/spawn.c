@@ -39,7 +39,7 @@ static void read_all(int fd, char *out, size_t outlen)
 }
 
 /* The command mglru_run_argv() is waiting for, if any. */
-static volatile pid_t tool_pid;
+static pid_t tool_pid;
 
 /*
  * Run a command, its stdout captured in @out if given, else sent to stderr
@@ -83,7 +83,7 @@ int mglru_run_argv(char *out, size_t outlen, bool quiet,
 		execvp(argv[0], (char * const *)argv);
 		_exit(127);
 	}
-	tool_pid = pid;
+	__atomic_store_n(&tool_pid, pid, __ATOMIC_SEQ_CST);
 	if (out) {
 		close(pipefd[1]);
 		read_all(pipefd[0], out, outlen);
@@ -91,11 +91,11 @@ int mglru_run_argv(char *out, size_t outlen, bool quiet,
 	}
 	while (waitpid(pid, &status, 0) < 0) {
 		if (errno != EINTR) {
-			tool_pid = 0;
+			__atomic_store_n(&tool_pid, 0, __ATOMIC_SEQ_CST);
 			return -1;
 		}
 	}
-	tool_pid = 0;
+	__atomic_store_n(&tool_pid, 0, __ATOMIC_SEQ_CST);
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
@@ -105,7 +105,7 @@ int mglru_run_argv(char *out, size_t outlen, bool quiet,
  */
 void mglru_kill_tool(void)
 {
-	pid_t pid = tool_pid;
+	pid_t pid = __atomic_load_n(&tool_pid, __ATOMIC_SEQ_CST);
 
 	if (pid > 0 && !kill(pid, SIGKILL))
 		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
