@@ -18,6 +18,9 @@
 
 tree=$1 kernel=$2 results=$3
 install=$KSELFTEST_INSTALL
+case $results in
+*:*) die "results folder $results: virtme-ng cannot share a path with ':'" ;;
+esac
 mkdir -p "$results"
 
 phase kselftest-build install_kselftests "$tree" || die "kselftest build failed"

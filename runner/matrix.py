@@ -20,7 +20,8 @@ from selftests import key_metrics
 
 
 def load_summary(out, test, kernel):
-    path = os.path.join(out, test, kernel, 'summary.json')
+    # a folder name without ':', which virtme-ng's --rwdir cannot take
+    path = os.path.join(out, test, kernel.replace(':', '+'), 'summary.json')
     if not os.path.exists(path):
         sys.exit(f'mglru: error: no {path}: run runner/matrix.sh first')
     with open(path) as f:

@@ -5,7 +5,7 @@
 # expectations/matrix.txt, run the scenario REPEAT times on the kernel that
 # has its bug and on the kernel that does not, then report detection and
 # false-alarm counts (runner/matrix.py). Each row runs in the LRU mode it
-# checks (LRU_MODE), into RESULTS/<test>/<kernel>/.
+# checks (LRU_MODE), into RESULTS/<test>/<kernel>+<variant>/.
 #
 # usage: matrix.sh [MATRIX_FILE]
 # REPEAT (default 10), KDIR, ACCEL, MEM, CPUS: as for make kselftest.
@@ -53,15 +53,17 @@ t0=$(date +%s)
 # several rows name is rebuilt incrementally (one object per variant)
 while read -r test mode bug fixed; do
 	for k in "$bug" "$fixed"; do
+		# the folder has no ':', which virtme-ng's --rwdir cannot take
+		dir=$out/$test/${k/:/+}
 		note "$test ($mode) on kernel $k"
 		# a bug kernel fails its scenario by design: matrix.py judges the runs
 		# a row that names its kernel runs that kernel, whatever KDIR says
 		kenv=()
 		[ "$k" != "${k#*:}" ] && kenv=(-u KDIR KERNEL="${k%%:*}")
 		env "${kenv[@]}" VARIANT="${k#*:}" TESTS="$test" LRU_MODE="$mode" \
-			RESULTS="$out/$test/$k" "$SUITE_ROOT/runner/suite.sh" kselftest </dev/null || true
-		[ -f "$out/$test/$k/summary.json" ] ||
-			die "kernel $k produced no summary (see $out/$test/$k/logs)"
+			RESULTS="$dir" "$SUITE_ROOT/runner/suite.sh" kselftest </dev/null || true
+		[ -f "$dir/summary.json" ] ||
+			die "kernel $k produced no summary (see $dir/logs)"
 	done
 done <<<"$rows"
 
