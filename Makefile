@@ -24,11 +24,12 @@
 #   VARIANT=port      the guest kernel with the kernel's helper port applied, or
 #                     a validation kernel of patches/variants/
 #   MATRIX_ROWS="t"   `make matrix`: only these rows of expectations/matrix.txt
+#   KILLS=N           `make selftest-check`: the first N kill times per test
 #   CACHE, RESULTS    cache folder, results folder of this run
 
 JOBS ?= $(shell nproc)
 export KERNEL KDIR ARCH ACCEL JOBS MEM CPUS TESTS REPEAT LRU_MODE KUNIT_ARCH VARIANT CACHE \
-	RESULTS MATRIX_ROWS
+	RESULTS MATRIX_ROWS KILLS
 
 .PHONY: all kunit kselftest vm-shell selftest-check matrix mutants compare deps check \
 	list kernels clean

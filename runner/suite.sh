@@ -28,6 +28,10 @@ case ${LRU_MODE:-} in
 ''|mglru|classic) ;;
 *) die "LRU_MODE=$LRU_MODE: expected mglru or classic (empty: both)" ;;
 esac
+case ${KILLS:-all} in
+all|[1-9]|[1-9][0-9]) ;;
+*) die "KILLS=$KILLS: expected all or a number of kill times per test" ;;
+esac
 [ "$ARCH" = x86_64 ] || die "ARCH=$ARCH: only x86_64 guests are supported"
 case ${KUNIT_ARCH:-um} in
 um|x86_64) ;;

@@ -64,6 +64,7 @@ expect_error "KDIR not a kernel tree" "is not a kernel source tree" \
 fast_error "ACCEL unknown" "ACCEL=warp" env ACCEL=warp runner/suite.sh kselftest
 fast_error "VARIANT unknown" "VARIANT=nope" env VARIANT=nope runner/suite.sh all
 fast_error "LRU_MODE unknown" "LRU_MODE=both" env LRU_MODE=both runner/suite.sh kselftest
+fast_error "KILLS not a number" "KILLS=x" env KILLS=x runner/suite.sh selftest-check
 fast_error "ARCH unsupported" "ARCH=riscv" env ARCH=riscv runner/suite.sh kselftest
 expect_error "KUNIT_ARCH unsupported" "KUNIT_ARCH=sparc" \
 	runner/kunit.sh "$(runner/tree.sh kunit)" "$tmp/k" sparc
