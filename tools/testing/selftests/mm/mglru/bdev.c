@@ -18,15 +18,6 @@
 
 #include "mglru.h"
 
-static int need_tools(const char * const *tools)
-{
-	for (; *tools; tools++) {
-		if (!mglru_have_tool(*tools))
-			return mglru_skip("%s not found", *tools);
-	}
-	return 0;
-}
-
 static bool have_dm_delay(void)
 {
 	char out[4096];
@@ -155,9 +146,9 @@ int mglru_bdev_setup(struct mglru_ctx *ctx, unsigned long size,
 	char backing[MGLRU_PATH_LEN + 16], dev[MGLRU_PATH_LEN];
 	int ret;
 
-	ret = need_tools(tools);
+	ret = mglru_need_tools(tools);
 	if (!ret && write_delay_ms) {
-		ret = need_tools(dm_tools);
+		ret = mglru_need_tools(dm_tools);
 		if (!ret && !have_dm_delay())
 			ret = mglru_skip("dm-delay target not available");
 	}
@@ -230,7 +221,7 @@ int mglru_zram_swap_setup(unsigned long size)
 	bool hot = false;
 	int id = 0, ret;
 
-	ret = need_tools(tools);
+	ret = mglru_need_tools(tools);
 	if (ret)
 		return ret;
 	if (access("/sys/class/zram-control", F_OK) &&

@@ -126,7 +126,7 @@ pid_t mglru_spawn(const char *cg, int (*fn)(void *arg), void *arg);
 pid_t mglru_spawn_argv(const char *cg, const char * const *argv);
 int mglru_wait(pid_t pid, int *status, double timeout_s);
 void mglru_kill(pid_t pid);
-bool mglru_have_tool(const char *tool);
+int mglru_need_tools(const char * const *tools);
 double mglru_now(void);
 void mglru_sleep_ms(unsigned int ms);
 void *mglru_shared_alloc(size_t size);

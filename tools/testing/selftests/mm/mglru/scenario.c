@@ -58,12 +58,11 @@ static struct mglru_opt common_opts[] = {
 static int set_up(struct mglru_ctx *ctx, const struct mglru_setup *setup,
 		  const char *name)
 {
-	const char * const *tool;
 	int ret;
 
-	for (tool = setup->tools; tool && *tool; tool++)
-		if (!mglru_have_tool(*tool))
-			return mglru_skip("%s not found", *tool);
+	ret = mglru_need_tools(setup->tools);
+	if (ret)
+		return ret;
 	if (mglru_set_lru_mode(ctx->mode))
 		return -1;
 	if (setup->zram_size) {

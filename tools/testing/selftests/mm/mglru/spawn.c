@@ -203,7 +203,7 @@ void mglru_kill(pid_t pid)
 	mglru_cleanup_forget_pid(pid);
 }
 
-bool mglru_have_tool(const char *tool)
+static bool have_tool(const char *tool)
 {
 	const char *path = getenv("PATH");
 	char buf[1024], file[MGLRU_PATH_LEN + 64], *dir, *save;
@@ -216,6 +216,16 @@ bool mglru_have_tool(const char *tool)
 			return true;
 	}
 	return false;
+}
+
+/* 0, or KSFT_SKIP naming the first of @tools (NULL-ended) not in PATH. */
+int mglru_need_tools(const char * const *tools)
+{
+	for (; tools && *tools; tools++) {
+		if (!have_tool(*tools))
+			return mglru_skip("%s not found", *tools);
+	}
+	return 0;
 }
 
 double mglru_now(void)
