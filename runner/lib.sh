@@ -182,15 +182,21 @@ install_kselftests()
 		INSTALL_PATH="${3:-$KSELFTEST_INSTALL}" install
 }
 
-# ksft_env TEST ARGS: the environment that hands ARGS to TEST through the
-# kselftest runner (KSELFTEST_<TEST>_ARGS, named as runner.sh names it) and,
-# under TCG, marks the machine slow (KSFT_MACHINE_SLOW=yes).
+# slow_env: under TCG, the environment that marks the guest a slow machine
+# as kernel CI does (KSFT_MACHINE_SLOW=yes: the tests' time limits x3).
+slow_env()
+{
+	[ "${GUEST_ACCEL:-}" != tcg ] || printf 'KSFT_MACHINE_SLOW=yes '
+}
+
+# ksft_env TEST ARGS: slow_env, and ARGS handed to TEST through the
+# kselftest runner (KSELFTEST_<TEST>_ARGS, named as runner.sh names it).
 ksft_env()
 {
 	local var
 
 	var=KSELFTEST_$(printf %s "$1" | tr '[:lower:]' '[:upper:]' | tr -c '[:alnum:]_' _)_ARGS
-	[ "${GUEST_ACCEL:-}" = tcg ] && printf 'KSFT_MACHINE_SLOW=yes '
+	slow_env
 	[ -z "$2" ] || printf "%s='%s'" "$var" "$2"
 }
 

@@ -19,13 +19,12 @@ kills=${KILLS:-all}
 phase kselftest-build install_kselftests "$tree" || die "kselftest build failed"
 GUEST_ACCEL=${GUEST_ACCEL:-$(pick_accel)} || exit 1
 export GUEST_ACCEL
-slow_env=$(ksft_env mm "")
 
 rc=0
 dir=$results/canfail
 # the overloaded scenarios in one boot take about four minutes under TCG
 if BOOT_TIMEOUT=${BOOT_TIMEOUT:-900} phase canfail "$SUITE_ROOT/runner/vm.sh" run "$kernel" "$dir" \
-	"$slow_env sh $SUITE_ROOT/tests/guest-canfail.sh $install $SUITE_ROOT"; then
+	"$(slow_env)sh $SUITE_ROOT/tests/guest-canfail.sh $install $SUITE_ROOT"; then
 	grep '^ok - ' "$dir/guest.out" >&2
 else
 	grep -A5 '^not ok - ' "$dir/guest.out" >&2
@@ -38,7 +37,7 @@ for name in $(selftest_names); do
 	[ "$kills" = all ] || times=$(echo "$times" | cut -d' ' -f"1-$kills")
 	dir=$results/kill-$name
 	BOOT_TIMEOUT=${BOOT_TIMEOUT:-1800} phase "kill-$name" "$SUITE_ROOT/runner/vm.sh" run "$kernel" "$dir" \
-		"$slow_env sh $SUITE_ROOT/tests/guest-kill.sh $install $name '$times'" || rc=1
+		"$(slow_env)sh $SUITE_ROOT/tests/guest-kill.sh $install $name '$times'" || rc=1
 	grep -E '^(not ok|# kills)' "$dir/guest.out" >&2
 	read -r k l < <(sed -n 's/^# kills: \([0-9]*\), leaks: \([0-9]*\),.*/\1 \2/p' \
 		"$dir/guest.out")
