@@ -1,29 +1,26 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""runner/selftests.txt, the suite's table of its kselftests, as a dict:
-{test: {'kill_at': [s, ...], 'key_metrics': [name, ...],
-'overload': [(modes, arguments), ...]}}. Used by the matrix and the summary."""
+"""The key metrics of each kselftest, from runner/selftests.txt (the
+suite's table of its kselftests), for the matrix and the summary."""
 
+import functools
 import os
 
 TABLE = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'selftests.txt')
 
 
-def selftests(path=TABLE):
+@functools.lru_cache(maxsize=None)
+def _table():
+    """{test: [key metric, ...]}, the table read once."""
     tests = {}
-    with open(path) as f:
+    with open(TABLE) as f:
         for line in f:
             if line.startswith('#') or '|' not in line:
                 continue
-            name, kill_at, metrics, overload = (x.strip() for x in line.split('|'))
-            controls = [c.partition(':') for c in overload.split(';')]
-            tests[name] = {
-                'kill_at': [int(s) for s in kill_at.split()],
-                'key_metrics': metrics.split(),
-                'overload': [(m.split(), a.strip()) for m, _, a in controls],
-            }
+            name, _, metrics, _ = (x.strip() for x in line.split('|'))
+            tests[name] = metrics.split()
     return tests
 
 
 def key_metrics(test):
-    return selftests().get(test, {}).get('key_metrics', [])
+    return _table().get(test, [])
