@@ -49,8 +49,8 @@ def parse_kselftest(path):
             raw = raw.rstrip('\n')
             m = OUTER.match(raw)
             if m:
-                outer = (m.group(2), 'PASS' if m.group(1) == 'ok' else
-                         ('SKIP' if m.group(3) == 'SKIP' else 'FAIL'),
+                outer = (m.group(2), 'SKIP' if m.group(3) == 'SKIP' else
+                         ('PASS' if m.group(1) == 'ok' else 'FAIL'),
                          m.group(3) or '')
                 continue
             depth, line = strip_diag(raw)

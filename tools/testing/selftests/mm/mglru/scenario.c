@@ -84,26 +84,38 @@ static int set_up(struct mglru_ctx *ctx, const struct mglru_setup *setup,
 	return ctx->cg ? 0 : -1;
 }
 
+/*
+ * One KTAP line for @test, named in it as the kselftest summary and
+ * kunit.py read it: "ok N <test> # SKIP <reason>", "not ok N <test>".
+ */
+static void report(const char *test, int ret)
+{
+	if (ret == KSFT_SKIP) {
+		ksft_test_result_code(KSFT_SKIP, test, "%s", mglru_skip_reason);
+		return;
+	}
+	if (ret < 0)
+		ksft_print_msg("%s: setup failed\n", test);
+	ksft_test_result_code(ret == KSFT_PASS ? KSFT_PASS : KSFT_FAIL, test,
+			      NULL);
+}
+
+/* Set up, run and tear down one LRU mode, unless @init failed. */
 static void run_mode(const struct mglru_scenario *s, enum mglru_mode mode,
-		     unsigned int slow)
+		     unsigned int slow, int init)
 {
 	struct mglru_ctx ctx = { .mode = mode, .slow = slow };
 	int mark = mglru_cleanup_mark();
-	int ret;
+	int ret = init;
 
 	snprintf(ctx.test, sizeof(ctx.test), "%s_%s", s->name,
 		 mglru_mode_names[mode]);
-	ret = set_up(&ctx, s->setup, s->name);
+	if (!ret)
+		ret = set_up(&ctx, s->setup, s->name);
 	if (!ret)
 		ret = s->run(&ctx);
 	mglru_cleanup_to(mark);
-
-	if (ret == KSFT_SKIP)
-		ksft_test_result_skip("%s: %s\n", ctx.test, mglru_skip_reason);
-	else if (ret < 0)
-		ksft_test_result_error("%s: setup failed\n", ctx.test);
-	else
-		ksft_test_result(ret == KSFT_PASS, "%s\n", ctx.test);
+	report(ctx.test, ret);
 }
 
 int mglru_main(int argc, char **argv, const struct mglru_scenario *s)
@@ -153,15 +165,7 @@ int mglru_main(int argc, char **argv, const struct mglru_scenario *s)
 	for (mode = 0; mode < MGLRU_NR_MODES; mode++) {
 		if (!(modes & (1U << mode)))
 			continue;
-		if (!ret)
-			run_mode(s, mode, slow);
-		else if (ret == KSFT_SKIP)
-			ksft_test_result_skip("%s_%s: %s\n", s->name,
-					      mglru_mode_names[mode],
-					      mglru_skip_reason);
-		else
-			ksft_test_result_error("%s_%s: setup failed\n",
-					       s->name, mglru_mode_names[mode]);
+		run_mode(s, mode, slow, ret);
 	}
 	if (ksft_plan && ksft_get_xskip_cnt() == (int)ksft_plan) {
 		ksft_print_cnts();
