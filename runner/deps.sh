@@ -22,9 +22,9 @@ pkgs_guest="cpio kmod udev qemu-system-x86 python3-venv fio dmsetup
 
 case $what in
 kunit) pkgs="$pkgs_kunit" ;;
-check) pkgs="$pkgs_kunit shellcheck python3-docutils" ;;
+check) pkgs="$pkgs_kunit shellcheck python3-docutils lava-common" ;;
 guest) pkgs="$pkgs_kunit $pkgs_guest" ;;
-all) pkgs="$pkgs_kunit $pkgs_guest shellcheck python3-docutils" ;;
+all) pkgs="$pkgs_kunit $pkgs_guest shellcheck python3-docutils lava-common" ;;
 *) die "deps.sh: unknown set '$what' (kunit, check, guest or all)" ;;
 esac
 pkgs="$pkgs ${EXTRA_PKGS:-}"
@@ -45,10 +45,18 @@ if [ -n "$missing" ]; then
 		die "cannot install:$missing (apt-get install failed)"
 fi
 
-if { [ "$what" = guest ] || [ "$what" = all ]; } && [ ! -x "$VENV/bin/vng" ]; then
-	note "installing virtme-ng into $VENV"
-	python3 -m venv "$VENV" || die "cannot create the venv $VENV"
-	"$VENV/bin/pip" install -q virtme-ng >/dev/null 2>&1 ||
-		die "cannot install virtme-ng from PyPI into $VENV"
+# The venv's Python packages are runner/requirements.txt; a changed file
+# is reinstalled once (its hash is stamped in the venv).
+if [ "$what" != kunit ]; then
+	req=$SUITE_ROOT/runner/requirements.txt
+	stamp=$VENV/.mglru-requirements
+	if [ "$(cat "$stamp" 2>/dev/null)" != "$(sha1sum <"$req")" ]; then
+		note "installing runner/requirements.txt into $VENV"
+		[ -x "$VENV/bin/pip" ] || python3 -m venv "$VENV" ||
+			die "cannot create the venv $VENV"
+		"$VENV/bin/pip" install -q -r "$req" >/dev/null 2>&1 ||
+			die "cannot install runner/requirements.txt from PyPI into $VENV"
+		sha1sum <"$req" >"$stamp"
+	fi
 fi
 exit 0
