@@ -1,12 +1,15 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""The key metrics of each kselftest, from runner/selftests.txt (the
-suite's table of its kselftests), for the matrix and the summary."""
+"""The suite's tables read once: runner/selftests.txt (each kselftest and
+its key metrics, for the matrix, the summary, KCIDB and LAVA) and
+runner/kernels.txt (the kernels by name)."""
 
 import functools
 import os
 
-TABLE = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'selftests.txt')
+HERE = os.path.dirname(os.path.abspath(__file__))
+TABLE = os.path.join(HERE, 'selftests.txt')
+KERNELS = os.path.join(HERE, 'kernels.txt')
 
 
 @functools.lru_cache(maxsize=None)
@@ -24,3 +27,21 @@ def _table():
 
 def key_metrics(test):
     return _table().get(test, [])
+
+
+def tests():
+    """The kselftests, in the table's order."""
+    return list(_table())
+
+
+@functools.lru_cache(maxsize=None)
+def kernels():
+    """{name: Debian package} from runner/kernels.txt, in its order (the
+    first is the default kernel)."""
+    out = {}
+    with open(KERNELS) as f:
+        for line in f:
+            parts = line.split()
+            if len(parts) > 1 and not parts[0].startswith('#'):
+                out[parts[0]] = parts[1]
+    return out

@@ -41,17 +41,23 @@ def number(value):
             return value
 
 
-def parse_kselftest(path):
-    """Test points (name -> verdict) and metrics (name -> {key: value})."""
-    points, metrics, outer = {}, {}, None
+def parse_ktap(path):
+    """One KTAP file of the kselftest runner, in full: ({point: result},
+    metrics, runner). A result has its verdict (PASS, FAIL, SKIP, or ERROR
+    for a TIMEOUT), directive, KTAP lines and metrics; metrics maps each
+    name of a metric line to {key: value}; runner has the outer line's
+    test name, result ('ok'/'not ok', None without one) and directive text,
+    and the lines after the last point."""
+    points, metrics, block = {}, {}, []
+    runner = {'name': None, 'result': None, 'directive': '', 'lines': []}
     with open(path, errors='replace') as f:
         for raw in f:
             raw = raw.rstrip('\n')
+            block.append(raw)
             m = OUTER.match(raw)
             if m:
-                outer = (m.group(2), 'SKIP' if m.group(3) == 'SKIP' else
-                         ('PASS' if m.group(1) == 'ok' else 'FAIL'),
-                         m.group(3) or '')
+                runner.update(name=m.group(2), result=m.group(1),
+                              directive=raw.partition('#')[2].strip())
                 continue
             depth, line = strip_diag(raw)
             if depth == 0:
@@ -61,13 +67,65 @@ def parse_kselftest(path):
                 metrics.setdefault(m.group(1), {})[m.group(2)] = number(m.group(3))
                 continue
             m = RESULT.match(line)
-            if m:
-                if m.group(3) == 'SKIP':
-                    verdict = 'SKIP'
-                else:
-                    verdict = 'PASS' if m.group(1) == 'ok' else 'FAIL'
-                points[m.group(2)] = verdict
-    return points, metrics, outer
+            if not m:
+                continue
+            directive = m.group(3) or ''
+            if directive == 'SKIP':
+                verdict = 'SKIP'
+            elif directive == 'TIMEOUT':
+                verdict = 'ERROR'
+            else:
+                verdict = 'PASS' if m.group(1) == 'ok' else 'FAIL'
+            points[m.group(2)] = {'verdict': verdict, 'directive': directive,
+                                  'lines': block}
+            block = []
+    for name, p in points.items():
+        p['metrics'] = metrics.get(name, {})
+    runner['lines'] = block
+    return points, metrics, runner
+
+
+def parse_kselftest(path):
+    """Test points (name -> PASS, FAIL or SKIP), metrics (name -> {key:
+    value}) and the outer line (test, verdict, directive) or None."""
+    points, metrics, runner = parse_ktap(path)
+    outer = None
+    if runner['result']:
+        directive = runner['directive'].split()[0] if runner['directive'] else ''
+        outer = (runner['name'], 'SKIP' if directive == 'SKIP' else
+                 ('PASS' if runner['result'] == 'ok' else 'FAIL'), directive)
+    verdicts = {n: 'FAIL' if p['verdict'] == 'ERROR' else p['verdict']
+                for n, p in points.items()}
+    return verdicts, metrics, outer
+
+
+def runs_of(entry):
+    """The per-run metrics of a summary.json kselftest entry: all_metrics
+    with REPEAT=N, else the single run's metrics."""
+    if not entry:
+        return []
+    if entry.get('all_metrics'):
+        return entry['all_metrics']
+    return [entry['metrics']] if entry.get('metrics') else []
+
+
+def numeric(v):
+    """A metric value that is a number (a bool is not)."""
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def read_tree_info(path):
+    """The scratch tree's .mglru-suite file (key=value lines), {} if none."""
+    info = {}
+    try:
+        with open(path) as f:
+            for line in f:
+                k, _, v = line.rstrip('\n').partition('=')
+                if k:
+                    info[k] = v
+    except OSError:
+        pass
+    return info
 
 
 def median_metrics(all_metrics):
@@ -170,11 +228,8 @@ def main():
         sys.exit(f'mglru: error: no results folder {res}')
     summary = {'kernel': {}, 'kunit': {}, 'kselftest': []}
 
-    if args.tree_info and os.path.exists(args.tree_info):
-        with open(args.tree_info) as f:
-            for line in f:
-                k, _, v = line.rstrip('\n').partition('=')
-                summary['kernel'][k] = v
+    if args.tree_info:
+        summary['kernel'].update(read_tree_info(args.tree_info))
     if os.path.exists(os.path.join(res, 'guest-uname')):
         with open(os.path.join(res, 'guest-uname')) as f:
             summary['kernel']['uname'] = f.read().strip()

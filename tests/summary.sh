@@ -65,16 +65,7 @@ assert t['metrics']['duration_s'] == 200 and t['metrics']['oom_kill'] == 1, t
 print('ok   REPEAT: counts and median metrics reach summary.json')
 PY
 
-cp -r "$fx/pass" "$tmp/a"
-runner/summary.py "$tmp/a" --expect "$fx/expect-classic-fails.txt" >/dev/null
-cp -r "$fx/pass" "$tmp/b"
-sed -i 's/^# ok 1 readahead_refault_mglru/# not ok 1 readahead_refault_mglru/' \
-	"$tmp/b/kselftest-readahead_refault.ktap"
-runner/summary.py "$tmp/b" >/dev/null
-expect_rc 0 "compare: the same run is not a regression" runner/compare.py "$tmp/a" "$tmp/a"
-expect_rc 1 "compare: PASS in A and FAIL in B is a regression" runner/compare.py "$tmp/a" "$tmp/b"
-grep -q 'verdict: regressed' "$tmp/out" || { echo "FAIL: no regressed verdict"; rc=1; }
-expect_rc 1 "compare: a missing run is an error" runner/compare.py "$tmp/a" "$tmp/none"
+# runner/compare.py (the venv's Python): tests/compare.sh
 
 expect_rc 1 "a missing results folder is an error" runner/summary.py "$tmp/nonexistent"
 exit $rc
