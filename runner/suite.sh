@@ -109,5 +109,18 @@ expect=$SUITE_ROOT/expectations/$(tree_name)-${VARIANT:-default}.txt
 [ -f "$expect" ] || expect=
 python3 "$SUITE_ROOT/runner/summary.py" "$RESULTS" ${expect:+--expect "$expect"} \
 	--tree-info "$RESULTS/tree-info" --config "$RESULTS/guest.config" || rc=1
+# the pictures and the KCIDB document: the venv's Python has their packages
+# (a KUnit-only run on UML installs no venv)
+if [ -x "$VENV/bin/python3" ]; then
+	if svg=$("$VENV/bin/python3" "$SUITE_ROOT/runner/plots.py" sweep "$RESULTS"); then
+		case $svg in
+		*.svg) note "picture: $svg" ;;
+		esac
+	else
+		note "no swappiness_sweep.svg (runner/plots.py failed)"
+	fi
+	"$VENV/bin/python3" "$SUITE_ROOT/runner/kcidb.py" "$RESULTS" -o "$RESULTS/kcidb.json" ||
+		note "no kcidb.json (runner/kcidb.py failed)"
+fi
 note "total: $(($(date +%s) - t0))s"
 exit $rc
