@@ -1,0 +1,330 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The LAVA side: runner/lava-jobs.py writes one job per cell of the
+# validation matrix, each valid by LAVA's own job schema (lava-common's
+# lava_common.schemas.validate, strict, as lava-server validates a
+# submission); lava/mglru-kselftest.yaml is valid by LAVA's test definition
+# schema (lava_common.schemas.test.testdef: validate(), what lava-server's
+# REST API validate_testdef runs, and the strict form LAVA applies to an
+# inline definition). A broken job and a broken test definition must be
+# rejected. Then the definition's steps run as LAVA's dispatcher writes
+# them into run.sh, against a stub kselftest runner that prints a recorded
+# KTAP and a stub lava-test-case, and lava/mglru-ktap-to-lava.sh reports
+# each test point and key metric of a real KTAP.
+
+cd "$(dirname "$0")/.." || exit 1
+. runner/lib.sh
+. tests/expect.sh
+
+# lava-common is Debian's python3 package: Debian's interpreter, not a venv's
+py=${LAVA_PYTHON:-/usr/bin/python3}
+testdef=lava/mglru-kselftest.yaml
+ktap2lava=lava/mglru-ktap-to-lava.sh
+
+if ! "$py" -c 'import lava_common.schemas, yaml' 2>/dev/null; then
+	echo "FAIL: no lava_common for $py (apt-get install lava-common)"
+	exit 1
+fi
+echo "ok   lava-common $("$py" -c 'import lava_common, os
+print(open(os.path.join(os.path.dirname(lava_common.__file__), "VERSION")).read().strip())')"
+
+# lava_check job|testdef FILE...: each FILE by LAVA's schema; prints
+# "valid FILE" or "REJECTED FILE: <path>: <message>"; exits 1 if one is
+# rejected. (Run through expect_rc.)
+# shellcheck disable=SC2317
+lava_check()
+{
+	"$py" - "$@" <<'PY'
+import sys
+import yaml
+import voluptuous
+from lava_common.schemas import validate
+from lava_common.schemas.test import testdef
+
+kind, files, rc = sys.argv[1], sys.argv[2:], 0
+for path in files:
+    try:
+        with open(path) as f:
+            data = yaml.safe_load(f)
+        if kind == 'job':
+            validate(data, strict=True, extra_context_variables=[])
+        else:
+            # what lava-server's REST API validate_testdef runs (extra keys
+            # allowed) ...
+            testdef.validate(data)
+            # ... and the strict schema of an inline definition
+            voluptuous.Schema(testdef.testdef(), extra=voluptuous.PREVENT_EXTRA)(data)
+        print('valid', path)
+    except (voluptuous.Invalid, yaml.YAMLError, TypeError, KeyError) as e:
+        where = '/'.join(str(p) for p in getattr(e, 'path', []))
+        print(f'REJECTED {path}: {where}: {getattr(e, "msg", e)}')
+        rc = 1
+sys.exit(rc)
+PY
+}
+
+# mutate IN OUT PYTHON: OUT is IN's YAML with PYTHON applied to it (as d)
+mutate()
+{
+	"$py" - "$@" <<'PY'
+import sys
+import yaml
+d = yaml.safe_load(open(sys.argv[1]))
+exec(sys.argv[3])
+yaml.safe_dump(d, open(sys.argv[2], 'w'), sort_keys=False)
+PY
+}
+
+# --- the jobs -------------------------------------------------------------
+jobs=$tmp/jobs
+expect_rc 0 "lava-jobs.py writes the matrix's jobs" runner/lava-jobs.py --out "$jobs"
+# one job per cell: both kernels of each row, per test and LRU mode
+want=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' expectations/matrix.txt |
+	awk '{ print $1, $2, $3; print $1, $2, $4 }' | sort -u | wc -l)
+got=$(find "$jobs" -name '*.yaml' | wc -l)
+if [ "$want" -ne "$got" ] || [ "$got" -eq 0 ]; then
+	echo "FAIL: $got jobs for $want matrix cells"
+	rc=1
+else
+	echo "ok   $got jobs for the $want cells of expectations/matrix.txt"
+fi
+expect_rc 0 "every job is valid by LAVA's job schema (strict)" lava_check job "$jobs"/*.yaml
+[ "$(grep -c '^valid' "$tmp/out")" -eq "$got" ] ||
+	{ echo "FAIL: not every job was validated"; cat "$tmp/out"; rc=1; }
+
+# what the schema does not know: the cell's parameters, the test definition
+# and the timeouts against the kselftest runner's
+settings=$(sed -n 's/^timeout=//p' tools/testing/selftests/mm/mglru/settings)
+"$py" - "$jobs" "$settings" >"$tmp/cells" 2>&1 <<'PY' || rc=1
+import glob, os, sys, yaml
+jobs, settings, bad = sys.argv[1], int(sys.argv[2]), 0
+for path in sorted(glob.glob(os.path.join(jobs, '*.yaml'))):
+    d = yaml.safe_load(open(path))
+    a = {next(iter(x)): x[next(iter(x))] for x in d['actions']}
+    md, df = d['metadata'], a['test']['definitions'][0]
+    p = df['params']
+    name = f"{p['TEST']}-{p['LRU_MODE']}-{md['mglru.kernel']}+{md['mglru.variant']}.yaml"
+    slow = 3 if p['KSFT_MACHINE_SLOW'] == 'yes' else 1
+    test_s = a['test']['timeout']['minutes'] * 60
+    kernel = md['mglru.kernel'] + ':' + md['mglru.variant']
+    cmdline = a['deploy']['images']['kernel']['image_arg']
+    checks = {
+        'file name is the cell': os.path.basename(path) == name,
+        'job name has the cell': all(s in d['job_name']
+                                     for s in (p['TEST'], p['LRU_MODE'], kernel)),
+        'definition in the repo': df['path'] == 'lava/mglru-kselftest.yaml' and
+                                  os.path.isfile(df['path']),
+        'context arch x86_64': d['context'].get('arch') == 'x86_64',
+        'TCG asks for no KVM': (slow == 3) == bool(d['context'].get('no_kvm')),
+        'test timeout above the runner\'s': test_s >= settings * slow + 120,
+        'cgroup v2 on the command line': 'cgroup_no_v1=all' in cmdline,
+        'boots on qemu': a['boot']['method'] == 'qemu' and d['device_type'] == 'qemu',
+    }
+    for what, ok in checks.items():
+        if not ok:
+            print(f'FAIL {path}: {what}')
+            bad = 1
+if not bad:
+    print(f'ok   each job runs its cell ({len(glob.glob(os.path.join(jobs, "*.yaml")))} checked)')
+sys.exit(bad)
+PY
+cat "$tmp/cells"
+
+# a lab's URLs, KVM and a modules overlay: still valid
+expect_rc 0 "lava-jobs.py with a lab's URLs, KVM and modules" \
+	env ACCEL=kvm LAVA_KERNEL_URL='https://lab.example/{kernel}/{variant}/bzImage' \
+	LAVA_ROOTFS_URL='https://lab.example/{kernel}/rootfs.ext4.gz' \
+	LAVA_MODULES_URL='https://lab.example/{kernel}/{variant}/modules.tar.xz' \
+	LAVA_TESTDEF_REPO=https://git.example/mglru.git LAVA_TESTDEF_REVISION=0123abc \
+	runner/lava-jobs.py --out "$tmp/lab"
+grep -q 'placeholders' "$tmp/out" && { echo "FAIL: placeholders left with every URL given"; rc=1; }
+expect_rc 0 "the lab's jobs are valid by LAVA's job schema" lava_check job "$tmp/lab"/*.yaml
+f=$tmp/lab/aging_oom-mglru-debian-6.12+aging-window.yaml
+for s in 'https://lab.example/debian-6.12/aging-window/bzImage' 'modules.tar.xz' \
+	 'KSFT_MACHINE_SLOW: "no"' 'revision: "0123abc"'; do
+	grep -qF "$s" "$f" || { echo "FAIL: $f has no '$s'"; rc=1; }
+done
+grep -q no_kvm "$f" && { echo "FAIL: $f: a KVM job asks for no KVM"; rc=1; }
+
+# the generator's errors
+echo "aging_oom sometimes debian-6.12:default debian-6.12:default" >"$tmp/bad.txt"
+expect_rc 1 "lava-jobs.py: a malformed matrix row is an error" \
+	runner/lava-jobs.py --out "$tmp/bad" "$tmp/bad.txt"
+grep -q 'mglru: error:' "$tmp/out" || { echo "FAIL: no one-line error"; rc=1; }
+echo "aging_oom mglru debian-6.12:no-such-variant debian-6.12:default" >"$tmp/bad.txt"
+expect_rc 1 "lava-jobs.py: an unknown variant is an error" \
+	runner/lava-jobs.py --out "$tmp/bad" "$tmp/bad.txt"
+
+# rejects KIND FILE MUTATION...: each mutation of FILE fails lava_check KIND
+rejects()
+{
+	local kind=$1 file=$2 broken i=0
+
+	shift 2
+	for broken in "$@"; do
+		i=$((i + 1))
+		mutate "$file" "$tmp/broken-$kind-$i.yaml" "$broken"
+		expect_rc 1 "a broken $kind is rejected ($broken)" \
+			lava_check "$kind" "$tmp/broken-$kind-$i.yaml"
+		grep -q '^REJECTED' "$tmp/out" && sed -n 's/^REJECTED [^:]*: /     -> /p' "$tmp/out"
+	done
+}
+
+# broken jobs are rejected: the schema check can fail
+job=$jobs/aging_oom-mglru-debian-6.12+aging-window.yaml
+rejects job "$job" 'del d["timeouts"]' \
+	'd["actions"][0]["deploy"]["kernel_url"] = "x"' \
+	'd["actions"][2]["test"]["timeout"] = {"hours": 24}' \
+	'd["actions"][2]["test"]["definitions"][0]["from"] = "svn"' \
+	'd["context"]["qemu_memory"] = 4096'
+
+# --- the test definition --------------------------------------------------
+expect_rc 0 "$testdef is valid by LAVA's test definition schema" lava_check testdef "$testdef"
+# ... and inline in a job, by the job schema (strict)
+mutate "$job" "$tmp/inline.yaml" "
+df = d['actions'][2]['test']['definitions'][0]
+df['repository'] = yaml.safe_load(open('$testdef'))
+df['from'] = 'inline'
+for k in ('params', 'revision'):
+    df.pop(k, None)"
+expect_rc 0 "$testdef inline in a job is valid by the job schema" lava_check job "$tmp/inline.yaml"
+rejects testdef "$testdef" 'd["metadata"]["format"] = "Lava-Test Test Definition 2.0"' \
+	'del d["metadata"]["name"]' \
+	'd["run"]["steps"] = "./run.sh"' \
+	'd["parms"] = d.pop("params")' \
+	'd["run"] = {"step": d["run"]["steps"]}'
+
+# --- ktap to LAVA ---------------------------------------------------------
+# a stub lava-test-case on PATH logs its arguments, one call a line
+mkdir -p "$tmp/bin"
+printf '#!/bin/sh\necho "$*" >>"%s"\n' "$tmp/cases" >"$tmp/bin/lava-test-case"
+chmod +x "$tmp/bin/lava-test-case"
+export PATH=$tmp/bin:$PATH
+
+fx=tests/fixtures/reworked/kselftest-aging_oom.ktap
+rm -f "$tmp/cases"
+# every metric (-m all): the key metrics' filter is checked with the steps
+expect_rc 0 "ktap-to-lava on $fx" $ktap2lava -t aging_oom -m all "$fx"
+cat >"$tmp/want" <<'EOF'
+aging_oom_mglru.duration_s --result pass --measurement 42.8 --units s
+aging_oom_mglru.oom_kill --result pass --measurement 1
+aging_oom_mglru.rounds_done --result pass --measurement 20
+aging_oom_mglru.reader_passes --result pass --measurement 81
+aging_oom_mglru.refault_file --result pass --measurement 457713
+aging_oom_mglru.reclaimed_pages --result pass --measurement 457713 --units pages
+aging_oom_mglru.oom_file_mib --result pass --measurement 169 --units MiB
+aging_oom_mglru.oom_anon_mib --result pass --measurement 340 --units MiB
+aging_oom_mglru --result fail
+aging_oom_classic.duration_s --result pass --measurement 43.1 --units s
+aging_oom_classic.oom_kill --result pass --measurement 0
+aging_oom_classic.rounds_done --result pass --measurement 20
+aging_oom_classic.reader_passes --result pass --measurement 80
+aging_oom_classic.refault_file --result pass --measurement 548222
+aging_oom_classic.reclaimed_pages --result pass --measurement 548222 --units pages
+aging_oom_classic --result pass
+aging_oom --result fail
+EOF
+if ! diff -u "$tmp/want" "$tmp/cases" >"$tmp/diff"; then
+	echo "FAIL: ktap-to-lava reported:"
+	sed 's/^/  | /' "$tmp/diff"
+	rc=1
+fi
+
+rm -f "$tmp/cases"
+expect_rc 0 "ktap-to-lava on a skipped run" $ktap2lava tests/fixtures/skip/kselftest-aging_oom.ktap
+[ "$(cat "$tmp/cases" 2>/dev/null)" = "aging_oom_mglru --result skip
+aging_oom_classic --result skip
+aging_oom --result skip" ] || { echo "FAIL: skips reported as:"; cat "$tmp/cases"; rc=1; }
+
+rm -f "$tmp/cases"
+expect_rc 0 "ktap-to-lava on a runner timeout" \
+	$ktap2lava tests/fixtures/fail/kselftest-aging_oom.ktap
+[ "$(cat "$tmp/cases" 2>/dev/null)" = "aging_oom --result fail" ] ||
+	{ echo "FAIL: a timeout reported as:"; cat "$tmp/cases"; rc=1; }
+
+# every numeric metric with -m all; a non-numeric one is left out
+printf '%s\n' 'TAP version 13' '1..1' '# selftests: mm/mglru: swappiness_sweep' \
+	'# TAP version 13' '# 1..1' '# # metric swappiness_sweep_mglru split_source=pgsteal' \
+	'# # metric swappiness_sweep_mglru swp10_pswpout=12' \
+	'# # metric swappiness_sweep_mglru swp10_anon_pct=1.5' \
+	'# ok 1 swappiness_sweep_mglru' 'ok 1 selftests: mm/mglru: swappiness_sweep' >"$tmp/sweep.ktap"
+rm -f "$tmp/cases"
+expect_rc 0 "ktap-to-lava -m all" $ktap2lava -m all "$tmp/sweep.ktap"
+want='swappiness_sweep_mglru.swp10_pswpout --result pass --measurement 12
+swappiness_sweep_mglru.swp10_anon_pct --result pass --measurement 1.5 --units %
+swappiness_sweep_mglru --result pass
+swappiness_sweep --result pass'
+[ "$(cat "$tmp/cases" 2>/dev/null)" = "$want" ] ||
+	{ echo "FAIL: -m all reported:"; cat "$tmp/cases"; rc=1; }
+
+# no runner result (the runner did not start): the test fails, exit 1
+: >"$tmp/empty.ktap"
+rm -f "$tmp/cases"
+expect_rc 1 "ktap-to-lava on an empty KTAP fails" $ktap2lava -t dirty_throttle "$tmp/empty.ktap"
+[ "$(cat "$tmp/cases" 2>/dev/null)" = "dirty_throttle --result fail" ] ||
+	{ echo "FAIL: an empty KTAP reported as:"; cat "$tmp/cases"; rc=1; }
+
+# --- the definition's steps, as LAVA runs them ----------------------------
+# LAVA's dispatcher (2023.01, actions/deploy/testdef.py) writes run.sh: the
+# definition's params, then the job's, as NAME='value' lines, "set -e",
+# a cd to the definition's checkout, then the steps; lava-test-runner runs
+# it with "$SHELL -e". Here: a checkout of lava/ and a runner/selftests.txt
+# whose key metric for the test is mib_per_s, the params of a generated job
+# (KSELFTEST_DIR pointed at a stub install whose run_kselftest.sh checks
+# what it is given and prints a recorded KTAP).
+co=$tmp/checkout ksft=$tmp/ksft
+mkdir -p "$co/runner" "$ksft/mm/mglru"
+cp -r lava "$co/"
+printf '%s\n' '# test | kill at | key metrics | overload' \
+	'readahead_refault | 1 | mib_per_s | mglru: -M 1G' >"$co/runner/selftests.txt"
+cp tools/testing/selftests/mm/mglru/settings "$ksft/mm/mglru/"
+cat >"$ksft/run_kselftest.sh" <<EOF
+#!/bin/sh
+args=\$KSELFTEST_READAHEAD_REFAULT_ARGS
+[ "\$*" = "--override-timeout 900 -t mm/mglru:readahead_refault" ] ||
+	{ echo "stub: arguments \$*"; exit 2; }
+[ "\$args" = "-m classic" ] || { echo "stub: KSELFTEST_READAHEAD_REFAULT_ARGS=\$args"; exit 2; }
+[ "\$KSFT_MACHINE_SLOW" = yes ] || { echo "stub: KSFT_MACHINE_SLOW=\$KSFT_MACHINE_SLOW"; exit 2; }
+cat "$SUITE_ROOT/tests/fixtures/pass/kselftest-readahead_refault.ktap"
+exit 1
+EOF
+chmod +x "$ksft/run_kselftest.sh"
+# a classic-mode readahead cell of whichever kernel the matrix names
+cell=$(find "$jobs" -name 'readahead_refault-classic-*+default.yaml' | head -n1)
+"$py" - "$testdef" "$cell" \
+	"$ksft" "$co" >"$tmp/run.sh" <<'PY'
+import sys, yaml
+td, job = yaml.safe_load(open(sys.argv[1])), yaml.safe_load(open(sys.argv[2]))
+ksft, co = sys.argv[3], sys.argv[4]
+params = [a['test'] for a in job['actions'] if 'test' in a][0]['definitions'][0]['params']
+params = dict(params, KSELFTEST_DIR=ksft)
+print('###default parameters from test definition###')
+for k, v in td.get('params', {}).items():
+    print(f"{k}='{v or ''}'")
+print('######')
+print('###test parameters from job submission###')
+for k, v in params.items():
+    print(f"{k}='{v or ''}'")
+print('######')
+print('set -e\nset -x\nexport TESTRUN_ID=1_mglru\ncd ' + co + '\nset +x')
+print('echo "<LAVA_SIGNAL_STARTRUN $TESTRUN_ID>"\nset -x')
+for step in td['run']['steps']:
+    print(step)
+print('set +x\necho "<LAVA_SIGNAL_ENDRUN $TESTRUN_ID>"')
+PY
+want='readahead_refault_classic.mib_per_s --result pass --measurement 6 --units MiB/s
+readahead_refault_classic --result fail
+readahead_refault --result fail'
+for sh in sh bash; do
+	rm -f "$tmp/cases"
+	expect_rc 0 "the definition's steps under $sh -e, as LAVA's run.sh" "$sh" -e "$tmp/run.sh"
+	grep -q 'LAVA_SIGNAL_ENDRUN' "$tmp/out" ||
+		{ echo "FAIL: run.sh stopped early"; tail -n 5 "$tmp/out"; rc=1; }
+	# the fixture has both modes; the classic run reports its own points too
+	got=$(grep 'classic\|^readahead_refault ' "$tmp/cases" 2>/dev/null)
+	[ "$got" = "$want" ] ||
+		{ echo "FAIL: under $sh, reported:"; cat "$tmp/cases"; tail -n 5 "$tmp/out"; rc=1; }
+	[ -s "$co/mglru-readahead_refault-classic.ktap" ] || { echo "FAIL: no KTAP kept"; rc=1; }
+done
+exit $rc
