@@ -1,0 +1,56 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# A git bisect oracle: run from a kernel tree by
+#
+#   git bisect run <suite>/runner/bisect-run.sh
+#
+# with TEST=<kselftest> and LRU_MODE=mglru|classic in the environment. It
+# builds the guest kernel from the tree at HEAD (incrementally: the suite's
+# scratch copy of the tree keeps its build), runs that one test point
+# REPEAT times (default 3) and exits as git bisect run wants:
+#
+#   0    good: most runs passed
+#   1    bad: most runs failed
+#   125  cannot test: the build, the boot or the guest failed, the test was
+#        skipped, or no verdict had a majority
+#   128  bad input (aborts the bisection before anything slow runs)
+#
+# KDIR defaults to the git top level of the working directory; VARIANT,
+# ACCEL, MEM, CPUS and CACHE are passed on to the runner. Each step's
+# results go to results/bisect/<commit>-<time>/.
+
+. "$(dirname "$0")/lib.sh"
+suite=$SUITE_ROOT
+
+abort()
+{
+	echo "mglru: error: $*" >&2
+	exit 128
+}
+
+kdir=${KDIR:-$(git rev-parse --show-toplevel 2>/dev/null)} ||
+	abort "not in a git kernel tree (run it from one, or set KDIR)"
+if [ ! -f "$kdir/mm/vmscan.c" ] || [ ! -f "$kdir/Kconfig" ]; then
+	abort "KDIR=$kdir is not a kernel source tree"
+fi
+[ -n "${TEST:-}" ] || abort "TEST=<kselftest> is required (one of: $(suite_tests | tr '\n' ' '))"
+suite_tests | grep -qx -- "$TEST" ||
+	abort "TEST=$TEST: unknown test (known: $(suite_tests | tr '\n' ' '))"
+case ${LRU_MODE:-} in
+mglru|classic) ;;
+*) abort "LRU_MODE=${LRU_MODE:-}: expected mglru or classic" ;;
+esac
+repeat=${REPEAT:-3}
+case $repeat in
+''|*[!0-9]*|0) abort "REPEAT=$repeat: expected a positive number" ;;
+esac
+
+commit=$(git -C "$kdir" rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
+results=$suite/results/bisect/$commit-$(date +%Y%m%d-%H%M%S)
+note "bisect: $commit: $TEST ($LRU_MODE) x $repeat into $results"
+KDIR=$kdir TESTS=$TEST LRU_MODE=$LRU_MODE REPEAT=$repeat RESULTS=$results \
+	"$suite/runner/suite.sh" kselftest >&2
+# the suite's own exit says whether the verdicts met the expectations,
+# which a bisection does not care about: the runs' verdicts decide
+python3 "$suite/runner/bisect_verdict.py" "$results" "$TEST" "$LRU_MODE" "$repeat"
