@@ -1,0 +1,150 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# `make series` (runner/series.sh) writes a series that can be posted: it
+# applies with `git am --whitespace=error` to a fresh baseline of the default
+# kernel, the tree it gives holds the suite's files as they are in its
+# working tree (every test program named in the selftests' commit message
+# and in the docs), and the tree's own scripts/checkpatch.pl --strict, in
+# tree mode, finds no error, warning or check in any patch (the cover
+# letter is not a patch). Two runs write the same series.
+# The checks must catch broken copies: a trailing space (checkpatch and
+# git am), a missing Signed-off-by (checkpatch) and a hunk whose context
+# is not the tree's (git am).
+
+cd "$(dirname "$0")/.." || exit 1
+. runner/lib.sh
+. tests/expect.sh
+# the series is posted against the default kernel, whatever the run's
+unset KDIR
+KERNEL=$(kernel_names | cut -d' ' -f1)
+export KERNEL GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null LC_ALL=C
+export GIT_COMMITTER_NAME=mglru-check GIT_COMMITTER_EMAIL=mglru-check@localhost
+selftests=tools/testing/selftests/mm/mglru
+
+fail()
+{
+	echo "FAIL $*"
+	rc=1
+}
+
+# The two checks, run through expect_rc.
+# apply DIR: a fresh baseline with the patches of DIR (not its cover
+# letter) applied by git am, in $tmp/am.
+# shellcheck disable=SC2317
+apply()
+{
+	local patches=()
+
+	mapfile -t patches < <(find "$1" -name '*.patch' ! -name '0000-cover-letter.patch' | sort)
+	[ ${#patches[@]} -gt 0 ] || { echo "no patches in $1"; return 1; }
+	rm -rf "$tmp/am"
+	cp -a "$tmp/base" "$tmp/am"
+	git -C "$tmp/am" am -q --whitespace=error "${patches[@]}" || return 1
+}
+
+# checkpatch PATCH: the tree's checkpatch.pl --strict, in tree mode (the
+# baseline holds what it reads), reports nothing.
+# shellcheck disable=SC2317
+checkpatch()
+{
+	local out ret
+
+	out=$(cd "$tmp/base" && scripts/checkpatch.pl --strict "$1")
+	ret=$?
+	echo "$out"
+	[ "$ret" -eq 0 ] && grep -q '^total: 0 errors, 0 warnings, 0 checks' <<<"$out"
+}
+
+# The tree the series gives holds the suite's files and its registrations.
+applied()
+{
+	local c f t tracked lib
+
+	cmp -s lib/tests/mglru_kunit.c "$tmp/am/lib/tests/mglru_kunit.c" ||
+		fail "lib/tests/mglru_kunit.c differs from the suite's"
+	tracked=$(git -C "$tmp/am" ls-files "$selftests" | sort)
+	for f in $tracked; do
+		cmp -s "$f" "$tmp/am/$f" || fail "$f differs from the suite's"
+	done
+	for f in "$selftests"/*.[ch] "$selftests"/Makefile "$selftests"/config "$selftests"/settings; do
+		grep -qx "$f" <<<"$tracked" || fail "$f is not in the series"
+	done
+	grep -q '^#include "../lib/tests/mglru_kunit.c"' "$tmp/am/mm/vmscan.c" ||
+		fail "mm/vmscan.c does not include the KUnit suite"
+	grep -q '^config MGLRU_KUNIT_TEST$' "$tmp/am/mm/Kconfig" || fail "no MGLRU_KUNIT_TEST in mm/Kconfig"
+	grep -q '^TARGETS += mm/mglru$' "$tmp/am/tools/testing/selftests/Makefile" ||
+		fail "mm/mglru is not a kselftest TARGET"
+	for f in lib/tests/mglru_kunit.c "$selftests/"; do
+		grep -q "^F:	$f\$" "$tmp/am/MAINTAINERS" || fail "MAINTAINERS does not list $f"
+	done
+	# every test program is described in the selftests' patch and the docs
+	lib=$(sed -n 's/^MGLRU_LIB := //p' "$selftests/Makefile")
+	for c in "$selftests"/*.c; do
+		t=$(basename "$c" .c)
+		case " $lib " in *" $t.c "*) continue ;; esac
+		message "${patches[1]}" | grep -q "\b$t\b" ||
+			fail "$t is not in the message of ${patches[1]##*/}"
+		grep -q "^\* \`\`$t\`\`:" "$tmp/am/Documentation/mm/multigen_lru.rst" ||
+			fail "$t is not in Documentation/mm/multigen_lru.rst"
+	done
+}
+
+# message PATCH: the commit message of PATCH (its body, up to "---")
+message()
+{
+	awk '!body && /^$/ { body = 1 } body && /^---$/ { exit } body' "$1"
+}
+
+expect_rc 0 "series.sh writes the series" runner/series.sh "$tmp/series"
+expect_rc 0 "series.sh writes it again" runner/series.sh "$tmp/again"
+diff -r "$tmp/series" "$tmp/again" >/dev/null ||
+	fail "two runs wrote different series: $(diff -rq "$tmp/series" "$tmp/again")"
+expect_rc 0 "series.sh --baseline" runner/series.sh --baseline "$tmp/base"
+[ -d "$tmp/base/.git" ] || { echo "FAIL: no baseline repository"; exit 1; }
+
+mapfile -t patches < <(find "$tmp/series" -name '0*.patch' ! -name '0000-*' | sort)
+[ ${#patches[@]} -ge 3 ] || { echo "FAIL: ${#patches[@]} patches, expected 3 or more"; exit 1; }
+cover=$tmp/series/0000-cover-letter.patch
+[ -f "$cover" ] || fail "no cover letter"
+grep -q '\*\*\* .* HERE \*\*\*' "$cover" && fail "the cover letter has placeholders"
+
+expect_rc 0 "the series applies with git am --whitespace=error" apply "$tmp/series"
+if [ "$(git -C "$tmp/am" rev-list --count baseline..HEAD)" = ${#patches[@]} ]; then
+	applied
+else
+	fail "git am applied $(git -C "$tmp/am" rev-list --count baseline..HEAD) of ${#patches[@]} patches: the applied tree is not checked"
+fi
+
+# checkpatch.pl runs in the baseline, the tree the series is for
+for p in "${patches[@]}"; do
+	expect_rc 0 "checkpatch.pl --strict: ${p##*/}" checkpatch "$p"
+	grep '^total:' "$tmp/out"
+done
+
+# Broken copies, each checked by what must catch it.
+b=$tmp/broken
+docs=${patches[2]}
+mkdir -p "$b/space" "$b/sob" "$b/context"
+
+# a trailing space on an added line: the hunk still applies without
+# --whitespace=error, so only the checks catch it
+cp "${patches[@]}" "$b/space/"
+sed -i '0,/^+Testing$/s//+Testing /' "$b/space/${docs##*/}"
+grep -q '^+Testing $' "$b/space/${docs##*/}" || fail "cannot break ${docs##*/}"
+expect_rc 1 "checkpatch.pl rejects a trailing space" checkpatch "$b/space/${docs##*/}"
+grep -q 'ERROR: trailing whitespace' "$tmp/out" || fail "checkpatch did not name the trailing space"
+expect_rc 1 "git am rejects a trailing space" apply "$b/space"
+
+# no Signed-off-by
+sed '/^Signed-off-by: /d' "$docs" >"$b/sob/${docs##*/}"
+expect_rc 1 "checkpatch.pl rejects a patch without Signed-off-by" checkpatch "$b/sob/${docs##*/}"
+grep -q 'ERROR: Missing Signed-off-by' "$tmp/out" || fail "checkpatch did not name the missing Signed-off-by"
+
+# a context line that is not the tree's
+cp "${patches[@]}" "$b/context/"
+sed -i 's/^ late_initcall(init_lru_gen);$/ late_initcall(init_lru_gen_broken);/' "$b/context/${patches[0]##*/}"
+grep -q 'init_lru_gen_broken' "$b/context/${patches[0]##*/}" || fail "cannot break ${patches[0]##*/}"
+expect_rc 1 "git am rejects a hunk that does not apply" apply "$b/context"
+grep -q 'patch does not apply' "$tmp/out" || fail "git am did not say the patch does not apply"
+exit $rc
