@@ -19,20 +19,27 @@
 #   REPEAT=N          run each kselftest N times (detection rates)
 #   LRU_MODE=mglru    run the kselftests in one LRU mode (mglru|classic; -m
 #                     through the runner's KSELFTEST_<TEST>_ARGS)
-#   A=, B=            two results folders for `make compare`
+#   A=, B=            two results folders for `make compare`; OUT= its picture
+#                     (default B's compare.svg)
+#   R=, KCIDB_ORIGIN= results folder (default results/latest) and KCIDB
+#                     origin for `make kcidb`
 #   KUNIT_ARCH=um     um|x86_64 for `make kunit`
 #   VARIANT=port      the guest kernel with the kernel's helper port applied, or
 #                     a validation kernel of patches/variants/
 #   MATRIX_ROWS="t"   `make matrix`: only these rows of expectations/matrix.txt
 #   KILLS=N           `make selftest-check`: the first N kill times per test
 #   CACHE, RESULTS    cache folder, results folder of this run
+#   LAVA_*            `make lava-jobs`: artifact URL templates and the test
+#                     definition's repository (README.rst, Running on LAVA)
 
 JOBS ?= $(shell nproc)
 export KERNEL KDIR ARCH ACCEL JOBS MEM CPUS TESTS REPEAT LRU_MODE KUNIT_ARCH VARIANT CACHE \
 	RESULTS MATRIX_ROWS KILLS
+export LAVA_JOBS_DIR LAVA_KERNEL_URL LAVA_ROOTFS_URL LAVA_MODULES_URL \
+	LAVA_TESTDEF_REPO LAVA_TESTDEF_REVISION LAVA_KSELFTEST_DIR
 
 .PHONY: all kunit kselftest vm-shell selftest-check matrix mutants compare deps check \
-	list kernels clean
+	list kernels clean lava-jobs kcidb series bisect-demo
 
 all:
 	@runner/suite.sh all
@@ -55,8 +62,24 @@ matrix:
 mutants:
 	@runner/mutants.sh
 
+PY = "$${CACHE:-$$HOME/.cache/mglru-suite}/venv/bin/python3"
+
 compare:
-	@runner/compare.py "$(A)" "$(B)"
+	@$(PY) runner/compare.py "$(A)" "$(B)" $(if $(OUT),--svg "$(OUT)")
+
+kcidb:
+	@$(PY) runner/kcidb.py "$(or $(R),results/latest)" \
+		$(if $(KCIDB_ORIGIN),--origin "$(KCIDB_ORIGIN)") \
+		-o "$(or $(R),results/latest)/kcidb.json"
+
+bisect-demo:
+	@runner/bisect-demo.sh
+
+series:
+	@runner/series.sh
+
+lava-jobs:
+	@runner/lava-jobs.py
 
 deps:
 	@runner/deps.sh all

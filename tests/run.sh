@@ -27,14 +27,19 @@ check deps runner/deps.sh all
 check tree-kunit runner/tree.sh kunit
 check static tests/static.sh "$(tail -n1 "$LOGDIR/tree-kunit.log")"
 check summary tests/summary.sh
+check compare tests/compare.sh
+check kcidb tests/kcidb.sh
 check matrix tests/matrix.sh
 check tree-refresh tests/tree-refresh.sh
 check runner-input tests/runner-input.sh
 check guest-reaping tests/guest-reaping.sh
 check locks tests/locks.sh
 check hook-applies tests/hook-applies.sh
+check series tests/series.sh
 check selftests-build tests/selftests-build.sh
 check ktap-parses tests/ktap-parses.sh
+check lava tests/lava.sh
+check bisect tests/bisect.sh
 if [ -n "${KDIR:-}" ]; then
 	check kunit-um runner/suite.sh kunit
 else

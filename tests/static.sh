@@ -38,6 +38,7 @@ for f in $(git ls-files '*.c' '*.h' '*.sh' '*.py' '*.rst' '*.config' \
 done
 
 shellcheck -x --source-path=SCRIPTDIR runner/*.sh tests/*.sh .ci/run || rc=1
+shellcheck -s sh lava/*.sh || rc=1
 
 # README.rst is reStructuredText, as kernel docs are: it must parse cleanly
 python3 -c 'import docutils.core, sys
