@@ -7,8 +7,10 @@
 #
 # usage: kselftest.sh TREE BZIMAGE RESULTS_DIR
 # TESTS="a b" runs a subset (names as in kselftest-list.txt, without the
-# mm/mglru: prefix); REPEAT=N runs each test N times (the summary reports
-# how many runs failed and the median metrics); LRU_MODE=mglru|classic runs
+# mm/mglru: prefix); REPEAT=N runs each test N times, one run after the
+# other in the test's guest boot (the summary reports how many runs failed
+# and the median metrics; a run the guest did not finish counts as a
+# failure without output); LRU_MODE=mglru|classic runs
 # one LRU mode only (-m, through the runner's KSELFTEST_<TEST>_ARGS).
 # Under TCG the guest is a slow machine as kernel CI means it:
 # KSFT_MACHINE_SLOW=yes (the tests' time limits x3) and the runner's
@@ -37,32 +39,39 @@ GUEST_ACCEL=${GUEST_ACCEL:-$(pick_accel)} || exit 1
 export GUEST_ACCEL
 echo "$GUEST_ACCEL" >"$results/accel"
 
-slow=1
-[ "$GUEST_ACCEL" = tcg ] && slow=3
-tmo=$(($(sed -n 's/^timeout=//p' "$install/mm/mglru/settings") * slow))
-# the guest gets the runner's timeout plus time to boot and power off, so
-# that the runner's timeout (and the tests' cleanup) fires first
-export BOOT_TIMEOUT=${BOOT_TIMEOUT:-$((tmo + 120))}
-
 repeat=${REPEAT:-1}
 case $repeat in
 ''|*[!0-9]*|0) die "REPEAT=$repeat: expected a positive number" ;;
 esac
 
+slow=1
+[ "$GUEST_ACCEL" = tcg ] && slow=3
+tmo=$(($(sed -n 's/^timeout=//p' "$install/mm/mglru/settings") * slow))
+# the guest gets the runner's timeout for each run plus time to boot and
+# power off, so that the runner's timeout (and the tests' cleanup) fires first
+export BOOT_TIMEOUT=${BOOT_TIMEOUT:-$((tmo * repeat + 120))}
+
 rc=0
 for t in $tests; do
-	for i in $(seq "$repeat"); do
-		run=$t
-		[ "$repeat" -gt 1 ] && run=$t.r$i
-		dir=$results/guest-$run
-		# a test's verdict is the summary's to judge against the kernel's
-		# expectations; a guest that did not run the test fails the run
-		phase "test-$run" "$SUITE_ROOT/runner/vm.sh" run "$kernel" "$dir" \
-			"uname -r; cd $install && $(ksft_env "$t" "${LRU_MODE:+-m $LRU_MODE}") ./run_kselftest.sh --override-timeout $tmo -t mm/mglru:$t" ||
-			[ -f "$dir/guest.rc" ] || rc=1
-		[ -f "$dir/guest.out" ] || continue
-		sed '1d' "$dir/guest.out" >"$results/kselftest-$run.ktap"
-		head -n1 "$dir/guest.out" >"$results/guest-uname"
+	runs=$t
+	[ "$repeat" -gt 1 ] && runs=$(seq -f "$t.r%g" "$repeat" | tr '\n' ' ')
+	dir=$results/guest-$t
+	rm -rf "$dir"
+	# each run's KTAP goes through a pipe into a file of its own: the
+	# kselftest runner reopens /dev/stdout in append mode (see vm.sh)
+	# a test's verdict is the summary's to judge against the kernel's
+	# expectations; a guest that did not run the test fails the run
+	phase "test-$t" "$SUITE_ROOT/runner/vm.sh" run "$kernel" "$dir" \
+		"uname -r; cd $install && for run in $runs; do $(ksft_env "$t" "${LRU_MODE:+-m $LRU_MODE}") ./run_kselftest.sh --override-timeout $tmo -t mm/mglru:$t 2>&1 | cat >$dir/\$run.ktap; done" ||
+		[ -f "$dir/guest.rc" ] || rc=1
+	[ -s "$dir/guest.out" ] && head -n1 "$dir/guest.out" >"$results/guest-uname"
+	for run in $runs; do
+		# a run without a file: the summary counts it as failed, "no output"
+		if [ -f "$dir/$run.ktap" ]; then
+			mv "$dir/$run.ktap" "$results/kselftest-$run.ktap"
+		else
+			: >"$results/kselftest-$run.ktap"
+		fi
 	done
 done
 exit $rc
