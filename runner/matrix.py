@@ -3,12 +3,12 @@
 """Judge a validation matrix run by runner/matrix.sh.
 
 For each row of the run's matrix.txt (<test> <mode> <bug kernel> <fixed
-kernel>), read the two kernels' <test>/<kernel>/summary.json and count the
-runs whose test point <test>_<mode> failed: on the bug kernel these are
-detections, on the fixed kernel false alarms. The row holds when detection
-is at least 90% of the runs and there is no false alarm. Prints two RST
-tables (the verdicts; the checked point's median metrics on both kernels)
-and writes matrix.json; exits 1 when a row does not hold.
+kernel>), read the two kernels' <test>_<mode>/<kernel>/summary.json and
+count the runs whose test point <test>_<mode> failed: on the bug kernel
+these are detections, on the fixed kernel false alarms. The row holds when
+detection is at least 90% of the runs and there is no false alarm. Prints
+two RST tables (the verdicts; the checked point's median metrics on both
+kernels) and writes matrix.json; exits 1 when a row does not hold.
 """
 
 import json
@@ -18,10 +18,10 @@ import sys
 from selftests import key_metrics
 
 
-
-def load_summary(out, test, kernel):
+def load_summary(out, test, mode, kernel):
     # a folder name without ':', which virtme-ng's --rwdir cannot take
-    path = os.path.join(out, test, kernel.replace(':', '+'), 'summary.json')
+    path = os.path.join(out, f'{test}_{mode}', kernel.replace(':', '+'),
+                        'summary.json')
     if not os.path.exists(path):
         sys.exit(f'mglru: error: no {path}: run runner/matrix.sh first')
     with open(path) as f:
@@ -72,7 +72,7 @@ def main():
 
     verdict_rows, metric_rows, report, bad = [], [], [], []
     for test, mode, bug, fixed in rows:
-        sums = {bug: load_summary(out, test, bug), fixed: load_summary(out, test, fixed)}
+        sums = {k: load_summary(out, test, mode, k) for k in (bug, fixed)}
         det, nb = failed(point(sums[bug], test, mode))
         fa, nf = failed(point(sums[fixed], test, mode))
         ok = nb > 0 and nf > 0 and det * 10 >= 9 * nb and fa == 0

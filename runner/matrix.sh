@@ -5,7 +5,9 @@
 # expectations/matrix.txt, run the scenario REPEAT times on the kernel that
 # has its bug and on the kernel that does not, then report detection and
 # false-alarm counts (runner/matrix.py). Each row runs in the LRU mode it
-# checks (LRU_MODE), into RESULTS/<test>/<kernel>+<variant>/.
+# checks (LRU_MODE), into RESULTS/<test>_<mode>/<kernel>+<variant>/. A
+# kernel that two rows of the same test point name (a second bug kernel
+# against the same fixed one) runs once.
 #
 # usage: matrix.sh [MATRIX_FILE]
 # REPEAT (default 10), KDIR, ACCEL, MEM, CPUS: as for make kselftest.
@@ -51,10 +53,13 @@ t0=$(date +%s)
 
 # each row on its two kernels, in the LRU mode it checks; a kernel that
 # several rows name is rebuilt incrementally (one object per variant)
+declare -A done_runs
 while read -r test mode bug fixed; do
 	for k in "$bug" "$fixed"; do
 		# the folder has no ':', which virtme-ng's --rwdir cannot take
-		dir=$out/$test/${k/:/+}
+		dir=$out/${test}_$mode/${k/:/+}
+		[ -z "${done_runs[$dir]:-}" ] || continue
+		done_runs[$dir]=1
 		note "$test ($mode) on kernel $k"
 		# a bug kernel fails its scenario by design: matrix.py judges the runs
 		# a row that names its kernel runs that kernel, whatever KDIR says
