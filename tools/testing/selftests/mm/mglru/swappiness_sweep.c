@@ -5,8 +5,13 @@
  * than memory.max (a file streamed once per pass would always be the cheaper
  * victim and reclaim would never touch anon, whatever the swappiness).
  * For each vm.swappiness value (cgroup v2 memcgs use the global value) the
- * anon share of reclaim is measured from /proc/vmstat deltas; it has to grow
- * (within a tolerance) with swappiness.
+ * workload starts afresh and the anon share of reclaim is measured from
+ * /proc/vmstat deltas; then it is stopped and the memcg's pages reclaimed
+ * through memory.reclaim. The share must rise by at least -R points from
+ * the lowest value to the highest and never drop by more than -T points
+ * from one value to the next. Each value starts afresh because MGLRU's
+ * reclaim keeps to the type it has been reclaiming: a workload carried
+ * from one value to the next measures its history, not the swappiness.
  * Precondition: both anon and file pages were reclaimed during the sweep.
  */
 #define _GNU_SOURCE
@@ -26,12 +31,12 @@ static struct mglru_setup setup = {
 };
 
 static struct {
-	unsigned long anon, warmup_s, period_s, settle_s, tolerance;
+	unsigned long anon, warmup_s, period_s, tolerance, min_rise;
 	unsigned long values[MAX_VALUES];
 	int nr_values;
 } cfg = {
-	.anon = 160 * SZ_1M, .warmup_s = 10, .period_s = 8, .settle_s = 2,
-	.tolerance = 5, .values = { 10, 60, 100, 150, 200 }, .nr_values = 5,
+	.anon = 160 * SZ_1M, .warmup_s = 10, .period_s = 8, .tolerance = 10,
+	.min_rise = 20, .values = { 1, 100, 200 }, .nr_values = 3,
 };
 
 static const char *file_path;
@@ -72,78 +77,102 @@ static void reclaimed(long *anon, long *file)
 		*anon;
 }
 
-/* The anon share of what is reclaimed at swappiness @value, or -1. */
-static double measure(struct mglru_ctx *ctx, unsigned long value,
-		      long *total_anon, long *total_file)
+/* Stop a workload child: reap it if it died, else kill it; true if it died. */
+static bool stop(pid_t pid)
 {
+	if (mglru_wait(pid, NULL, 0) == 1)
+		return true;
+	mglru_kill(pid);
+	return false;
+}
+
+/*
+ * Measure the anon share of what is reclaimed at swappiness @value into
+ * @share: the workload starts in the memcg, fills it for the warm-up, is
+ * measured for the period, then is stopped and the memcg's pages reclaimed
+ * (as far as memory.reclaim goes) for the next value. KSFT_PASS, KSFT_FAIL
+ * (the workload died) or -1.
+ */
+static int measure(struct mglru_ctx *ctx, unsigned long value, double *share,
+		   long *total_anon, long *total_file)
+{
+	char key[64], val[32], path[MGLRU_PATH_LEN + 32];
 	long a0, f0, a1, f1, da, df;
-	char key[64], val[16];
+	pid_t anon, file;
+	bool died;
 
 	snprintf(val, sizeof(val), "%lu", value);
 	if (mglru_write(SWAPPINESS, val))
 		return -1;
-	mglru_sleep_ms(cfg.settle_s * 1000);
+	anon = mglru_spawn(ctx->cg, anon_worker, NULL);
+	file = mglru_spawn(ctx->cg, file_reader, NULL);
+	if (anon < 0 || file < 0)
+		return -1;
+	mglru_sleep_ms(cfg.warmup_s * 1000);
 	reclaimed(&a0, &f0);
 	mglru_sleep_ms(cfg.period_s * 1000);
 	reclaimed(&a1, &f1);
+	died = stop(anon) | stop(file);
+	/* memory.reclaim says EAGAIN when it reclaims less than asked: ignored */
+	snprintf(path, sizeof(path), "%s/memory.reclaim", ctx->cg);
+	snprintf(val, sizeof(val), "%lu", setup.memcg_max);
+	mglru_write_str(path, val);
+	if (!mglru_check(ctx, !died, "workload died at swappiness %lu", value))
+		return KSFT_FAIL;
+
 	da = a1 - a0;
 	df = f1 - f0;
 	*total_anon += da;
 	*total_file += df;
+	*share = da + df ? 100.0 * da / (da + df) : 0.0;
 	snprintf(key, sizeof(key), "swp%lu_steal_anon", value);
 	mglru_metric(ctx, key, "%ld", da);
 	snprintf(key, sizeof(key), "swp%lu_steal_file", value);
 	mglru_metric(ctx, key, "%ld", df);
 	snprintf(key, sizeof(key), "swp%lu_anon_pct", value);
-	mglru_metric(ctx, key, "%.1f", da + df ? 100.0 * da / (da + df) : 0.0);
-	return da + df ? 100.0 * da / (da + df) : 0.0;
+	mglru_metric(ctx, key, "%.1f", *share);
+	return KSFT_PASS;
 }
 
 static int run(struct mglru_ctx *ctx)
 {
 	long total_anon = 0, total_file = 0, oom_kill;
 	double share[MAX_VALUES], start = mglru_now();
-	bool ok = true;
-	pid_t anon, file;
+	int i, ret, last = cfg.nr_values - 1;
 	char val[16];
-	int i;
 
+	/* the first value, so that the old one is restored afterwards */
 	snprintf(val, sizeof(val), "%lu", cfg.values[0]);
 	if (mglru_write_restore(SWAPPINESS, val))
 		return -1;
 	file_path = ctx->file;
-	anon = mglru_spawn(ctx->cg, anon_worker, NULL);
-	file = mglru_spawn(ctx->cg, file_reader, NULL);
-	if (anon < 0 || file < 0)
-		return -1;
-	/* Let the memcg fill up before the first value is measured. */
-	mglru_sleep_ms(cfg.warmup_s * 1000);
-
-	for (i = 0; i < cfg.nr_values && ok; i++) {
-		share[i] = measure(ctx, cfg.values[i], &total_anon, &total_file);
-		if (share[i] < 0)
-			return -1;
-		ok = mglru_check(ctx, !mglru_wait(anon, NULL, 0) &&
-				 !mglru_wait(file, NULL, 0), "workload died") &&
-		     mglru_check(ctx, !i || share[i] + cfg.tolerance >= share[i - 1],
-				 "anon %.1f%% -> %.1f%% at %lu -> %lu",
-				 i ? share[i - 1] : 0, share[i],
-				 i ? cfg.values[i - 1] : 0, cfg.values[i]);
+	for (i = 0; i < cfg.nr_values; i++) {
+		ret = measure(ctx, cfg.values[i], &share[i], &total_anon,
+			      &total_file);
+		if (ret != KSFT_PASS)
+			return ret;
 	}
 	oom_kill = mglru_memcg_event(ctx->cg, "oom_kill");
 	mglru_metric(ctx, "duration_s", "%.1f", mglru_now() - start);
 	mglru_metric(ctx, "oom_kill", "%ld", oom_kill);
+	mglru_metric(ctx, "anon_pct_rise", "%.1f", share[last] - share[0]);
 
-	if (ok && mglru_check(ctx, total_anon > 0 && total_file > 0,
-			      "precondition not met: reclaimed %ld anon and %ld file pages",
-			      total_anon, total_file) &&
-	    mglru_check(ctx, share[cfg.nr_values - 1] > share[0],
-			"anon %.1f%% at %lu not above %.1f%% at %lu",
-			share[cfg.nr_values - 1], cfg.values[cfg.nr_values - 1],
-			share[0], cfg.values[0]) &&
-	    mglru_check(ctx, !oom_kill, "%ld OOM kills", oom_kill))
-		return KSFT_PASS;
-	return KSFT_FAIL;
+	if (!mglru_check(ctx, total_anon > 0 && total_file > 0,
+			 "precondition not met: reclaimed %ld anon and %ld file pages",
+			 total_anon, total_file) ||
+	    !mglru_check(ctx, !oom_kill, "%ld OOM kills", oom_kill) ||
+	    !mglru_check(ctx, share[last] >= share[0] + cfg.min_rise,
+			 "anon %.1f%% at %lu -> %.1f%% at %lu: below a %lu-point rise",
+			 share[0], cfg.values[0], share[last], cfg.values[last],
+			 cfg.min_rise))
+		return KSFT_FAIL;
+	for (i = 1; i < cfg.nr_values; i++)
+		if (!mglru_check(ctx, share[i] + cfg.tolerance >= share[i - 1],
+				 "anon %.1f%% -> %.1f%% at %lu -> %lu",
+				 share[i - 1], share[i], cfg.values[i - 1],
+				 cfg.values[i]))
+			return KSFT_FAIL;
+	return KSFT_PASS;
 }
 
 static int parse_values(const char *arg, void *val)
@@ -168,23 +197,24 @@ static int parse_values(const char *arg, void *val)
 
 static const struct mglru_opt opts[] = {
 	MGLRU_SIZE('a', anon), { 'z', "zram_size", mglru_opt_size, &setup.zram_size },
-	MGLRU_ULONG('w', warmup_s),
-	MGLRU_ULONG('p', period_s), MGLRU_ULONG('S', settle_s),
+	MGLRU_ULONG('w', warmup_s), MGLRU_ULONG('p', period_s),
 	{ 'v', "v1,v2,...", parse_values, NULL },
-	MGLRU_ULONG('T', tolerance), { 0 }
+	MGLRU_ULONG('T', tolerance), MGLRU_ULONG('R', min_rise), { 0 }
 };
 
 static int configure(void)
 {
-	return cfg.period_s ? 0 : -1;
+	return cfg.period_s && cfg.min_rise <= 100 ? 0 : -1;
 }
 
 static void describe(void)
 {
 	ksft_print_msg("anon %lu MiB beside the file, zram %lu MiB\n",
 		       cfg.anon >> 20, setup.zram_size >> 20);
-	ksft_print_msg("warm-up %lu s, %d swappiness values x %lu s\n",
-		       cfg.warmup_s, cfg.nr_values, cfg.period_s);
+	ksft_print_msg("%d swappiness values, each: warm-up %lu s, %lu s measured\n",
+		       cfg.nr_values, cfg.warmup_s, cfg.period_s);
+	ksft_print_msg("anon share must rise %lu points, drop at most %lu\n",
+		       cfg.min_rise, cfg.tolerance);
 }
 
 static const struct mglru_scenario scenario = {
