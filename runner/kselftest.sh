@@ -57,16 +57,27 @@ for t in $tests; do
 	[ "$repeat" -gt 1 ] && runs=$(seq -f "$t.r%g" "$repeat" | tr '\n' ' ')
 	dir=$results/guest-$t
 	rm -rf "$dir"
-	# each run's KTAP goes through a pipe into a file of its own: the
-	# kselftest runner reopens /dev/stdout in append mode (see vm.sh).
-	# Before each run the guest's memory is put back as after boot, as far
-	# as it can be: clean page cache and slab dropped, free memory
-	# compacted (the memory a run leaves behind slowed the next ones down).
-	# A test's verdict is the summary's to judge against the kernel's
-	# expectations; a guest that did not run the test fails the run.
-	reset='sync; echo 3 >/proc/sys/vm/drop_caches; echo 1 >/proc/sys/vm/compact_memory 2>/dev/null;'
+	# The runs are a script in the shared folder: the kernel command line,
+	# which carries the guest's command, has no room for ten of them. Each
+	# run's KTAP goes through a pipe into a file of its own: the kselftest
+	# runner reopens /dev/stdout in append mode (see vm.sh). Before each run
+	# the guest's memory is put back as after boot, as far as it can be:
+	# clean page cache and slab dropped, free memory compacted (the memory
+	# a run leaves behind slowed the next ones down).
+	mkdir -p "$dir"
+	cat >"$dir/runs.sh" <<-EOF
+	cd $install || exit 1
+	for run in $runs; do
+		sync; echo 3 >/proc/sys/vm/drop_caches
+		echo 1 >/proc/sys/vm/compact_memory 2>/dev/null
+		cat /proc/meminfo >$dir/\$run.meminfo
+		$(ksft_env "$t" "${LRU_MODE:+-m $LRU_MODE}") ./run_kselftest.sh --override-timeout $tmo -t mm/mglru:$t 2>&1 | cat >$dir/\$run.ktap
+	done
+	EOF
+	# a test's verdict is the summary's to judge against the kernel's
+	# expectations; a guest that did not run the test fails the run
 	phase "test-$t" "$SUITE_ROOT/runner/vm.sh" run "$kernel" "$dir" \
-		"uname -r; cd $install && for run in $runs; do $reset cat /proc/meminfo >$dir/\$run.meminfo; $(ksft_env "$t" "${LRU_MODE:+-m $LRU_MODE}") ./run_kselftest.sh --override-timeout $tmo -t mm/mglru:$t 2>&1 | cat >$dir/\$run.ktap; done" ||
+		"uname -r; sh $dir/runs.sh" ||
 		[ -f "$dir/guest.rc" ] || rc=1
 	[ -s "$dir/guest.out" ] && head -n1 "$dir/guest.out" >"$results/guest-uname"
 	for run in $runs; do
