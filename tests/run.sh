@@ -36,6 +36,7 @@ check guest-reaping tests/guest-reaping.sh
 check locks tests/locks.sh
 check hook-applies tests/hook-applies.sh
 check series tests/series.sh
+check series-build tests/series-build.sh
 check selftests-build tests/selftests-build.sh
 check ktap-parses tests/ktap-parses.sh
 check lava tests/lava.sh
