@@ -21,6 +21,7 @@ export KERNEL
 
 src=$(runner/fetch-kernel.sh "$KERNEL") || die "series-build: no source of $KERNEL"
 build=$CACHE/build/$(tree_name)
+mkdir -p "$build" || die "series-build: cannot create $build"
 runner/series.sh "$tmp/series" >/dev/null || die "series-build: make series failed"
 
 cp -al "$src" "$tmp/linux" || die "series-build: cannot copy $src"
