@@ -16,6 +16,7 @@
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 #include "mglru.h"
@@ -51,8 +52,9 @@ static int set_knob(const char *path, unsigned long val)
 
 static int run(struct mglru_ctx *ctx)
 {
-	char of[MGLRU_PATH_LEN + 16], count[32];
+	char path[MGLRU_PATH_LEN + 8], of[MGLRU_PATH_LEN + 16], count[32];
 	long dirty, max_fill = 0, oom_kill;
+	struct stat st = { 0 };
 	double start, secs;
 	int status = 0, done;
 	bool completed;
@@ -61,7 +63,8 @@ static int run(struct mglru_ctx *ctx)
 	if (set_knob("/proc/sys/vm/dirty_ratio", cfg.dirty_ratio) ||
 	    set_knob("/proc/sys/vm/dirty_background_ratio", cfg.dirty_bg_ratio))
 		return -1;
-	snprintf(of, sizeof(of), "of=%s/f", ctx->mnt);
+	snprintf(path, sizeof(path), "%s/f", ctx->mnt);
+	snprintf(of, sizeof(of), "of=%s", path);
 	snprintf(count, sizeof(count), "count=%lu", setup.data_size >> 20);
 	start = mglru_now();
 	dd = mglru_spawn_argv(ctx->cg, (const char * const[]){ "dd",
@@ -79,13 +82,15 @@ static int run(struct mglru_ctx *ctx)
 	secs = mglru_now() - start;
 	oom_kill = mglru_memcg_event(ctx->cg, "oom_kill");
 	completed = done == 1 && WIFEXITED(status) && !WEXITSTATUS(status);
+	/* how far dd got, whether or not it was killed */
+	stat(path, &st);
 
 	mglru_metric(ctx, "duration_s", "%.1f", secs);
 	mglru_metric(ctx, "oom_kill", "%ld", oom_kill);
 	mglru_metric(ctx, "dd_completed", "%d", completed);
 	if (done == 1 && WIFSIGNALED(status))
 		mglru_metric(ctx, "dd_signal", "%d", WTERMSIG(status));
-	mglru_metric(ctx, "written_mib", "%lu", setup.data_size >> 20);
+	mglru_metric(ctx, "written_mib", "%lld", (long long)st.st_size >> 20);
 	mglru_metric(ctx, "mib_per_s", "%.1f",
 		     completed ? (setup.data_size >> 20) / secs : 0.0);
 	mglru_metric(ctx, "max_dirty_wb_mib", "%ld", max_fill >> 20);
@@ -105,6 +110,13 @@ static int run(struct mglru_ctx *ctx)
 static int configure(void)
 {
 	setup.write_delay_ms = cfg.delay_ms;
+	/*
+	 * ext4 leaves delayed allocation when its free blocks fall below 1.5
+	 * times its dirty ones (ext4_nonda_switch()): keep twice a memcg-full
+	 * of dirty data free to the end, so that the last writes take the
+	 * path the first ones took.
+	 */
+	setup.fs_free = 2 * setup.memcg_max;
 	return setup.data_size < SZ_1M || !cfg.timeout_s || !cfg.delay_ms ||
 	       cfg.dirty_ratio > 100 || cfg.dirty_bg_ratio > 100 ||
 	       cfg.min_fill_pct > 100 ? -1 : 0;

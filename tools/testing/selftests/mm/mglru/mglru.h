@@ -39,6 +39,7 @@ extern const char * const mglru_mode_names[MGLRU_NR_MODES];
 struct mglru_setup {
 	unsigned long memcg_max;	/* the workload memcg's memory.max */
 	unsigned long data_size;	/* what the workload puts on ext4 */
+	unsigned long fs_free;		/* ext4 space kept free beyond it */
 	bool data_file;			/* a file of data_size, cache dropped */
 	long write_delay_ms;		/* dm-delay under ext4; 0: none */
 	bool swap;			/* memory.swap.max is max (else 0) */

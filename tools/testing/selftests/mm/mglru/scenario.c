@@ -72,7 +72,8 @@ static int set_up(struct mglru_ctx *ctx, const struct mglru_setup *setup,
 	}
 	if (setup->data_size) {
 		ret = mglru_bdev_setup(ctx, setup->data_size +
-				       setup->data_size / 8 + 64 * SZ_1M,
+				       setup->data_size / 8 + 64 * SZ_1M +
+				       setup->fs_free,
 				       setup->write_delay_ms);
 		if (ret)
 			return ret;
