@@ -98,18 +98,22 @@ static int attach_loop(struct mglru_ctx *ctx, const char *backing,
 	return 0;
 }
 
+static void dm_name(char *name, size_t len)
+{
+	snprintf(name, len, "%s_%d", MGLRU_NAME, getpid());
+}
+
 /* dm-delay over the loop device: reads at once, writes after @delay_ms. */
 static int create_dm_delay(struct mglru_ctx *ctx, unsigned long size,
 			   long delay_ms, char *dev, size_t devlen)
 {
-	char name[64], table[256], sectors[32];
+	char name[64], table[256];
 	sigset_t old;
 	int ret;
 
-	snprintf(name, sizeof(name), "%s_%d", MGLRU_NAME, getpid());
-	snprintf(sectors, sizeof(sectors), "%lu", size >> 9);
-	snprintf(table, sizeof(table), "0 %s delay %s 0 0 %s 0 %ld", sectors,
-		 ctx->loop, ctx->loop, delay_ms);
+	dm_name(name, sizeof(name));
+	snprintf(table, sizeof(table), "0 %lu delay %s 0 0 %s 0 %ld",
+		 size >> 9, ctx->loop, ctx->loop, delay_ms);
 	if (mglru_cleanup_push(RES_DM, NULL, name, 0))
 		return -1;
 	mglru_block_signals(&old);
@@ -127,8 +131,19 @@ static int create_dm_delay(struct mglru_ctx *ctx, unsigned long size,
 		ksft_print_msg("%s missing\n", dev);
 		return -1;
 	}
-	/* Released before the unmount: drop the delay for the last writes. */
-	snprintf(table, sizeof(table), "0 %s delay %s 0 0 %s 0 0", sectors,
+	return 0;
+}
+
+/*
+ * Pushed after the mount, so released before the unmount: the unmount then
+ * writes the last dirty data at once instead of waiting out every delay.
+ */
+static int push_undelay(struct mglru_ctx *ctx, unsigned long size)
+{
+	char name[64], table[256];
+
+	dm_name(name, sizeof(name));
+	snprintf(table, sizeof(table), "0 %lu delay %s 0 0 %s 0 0", size >> 9,
 		 ctx->loop, ctx->loop);
 	return mglru_cleanup_push(RES_DM_UNDELAY, table, name, 0);
 }
@@ -168,13 +183,12 @@ int mglru_bdev_setup(struct mglru_ctx *ctx, unsigned long size,
 	if (write_delay_ms &&
 	    create_dm_delay(ctx, size, write_delay_ms, dev, sizeof(dev)))
 		return -1;
-	/* The undelay entry above is released before this unmount. */
 	if (mglru_cleanup_push(RES_MOUNT, ctx->mnt, NULL, 0) ||
 	    mount(dev, ctx->mnt, "ext4", 0, NULL)) {
 		ksft_print_msg("mount %s: %s\n", dev, strerror(errno));
 		return -1;
 	}
-	return 0;
+	return write_delay_ms ? push_undelay(ctx, size) : 0;
 }
 
 /*
