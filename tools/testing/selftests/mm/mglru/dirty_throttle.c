@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Dirty throttling: dd writes four times memory.max into ext4 on a dm-delay
+ * Dirty throttling: dd writes three times memory.max into ext4 on a dm-delay
  * target that delays every write, from inside a small memcg. Reclaim has to
  * wait for writeback instead of OOM-killing the writer while most of the
  * memcg is dirty or under writeback. A kernel without writeback feedback to
- * reclaim survives a memcg-full of dirty data now and then, not four in a
+ * reclaim survives a memcg-full of dirty data now and then, not three in a
  * row.
  *
  * vm.dirty_ratio and vm.dirty_background_ratio are raised for the run (and
@@ -22,7 +22,7 @@
 #include "mglru.h"
 
 static struct mglru_setup setup = {
-	.memcg_max = 128 * SZ_1M, .data_size = 512 * SZ_1M,
+	.memcg_max = 128 * SZ_1M, .data_size = 384 * SZ_1M,
 };
 
 static struct {
