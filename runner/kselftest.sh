@@ -62,14 +62,13 @@ for t in $tests; do
 	# run's KTAP goes through a pipe into a file of its own: the kselftest
 	# runner reopens /dev/stdout in append mode (see vm.sh). Before each run
 	# the guest's memory is put back as after boot, as far as it can be:
-	# clean page cache and slab dropped, free memory compacted (the memory
-	# a run leaves behind slowed the next ones down).
+	# clean page cache and slab dropped (the memory a run leaves behind
+	# slowed the next ones down).
 	mkdir -p "$dir"
 	cat >"$dir/runs.sh" <<-EOF
 	cd $install || exit 1
 	for run in $runs; do
 		sync; echo 3 >/proc/sys/vm/drop_caches
-		echo 1 >/proc/sys/vm/compact_memory 2>/dev/null
 		cat /proc/meminfo >$dir/\$run.meminfo
 		$(ksft_env "$t" "${LRU_MODE:+-m $LRU_MODE}") ./run_kselftest.sh --override-timeout $tmo -t mm/mglru:$t 2>&1 | cat >$dir/\$run.ktap
 	done
