@@ -103,6 +103,14 @@ static void dm_name(char *name, size_t len)
 	snprintf(name, len, "%s_%d", MGLRU_NAME, getpid());
 }
 
+/* The dm-delay table over the loop device: writes delayed @delay_ms. */
+static void dm_delay_table(char *table, size_t len, struct mglru_ctx *ctx,
+			   unsigned long size, long delay_ms)
+{
+	snprintf(table, len, "0 %lu delay %s 0 0 %s 0 %ld", size >> 9,
+		 ctx->loop, ctx->loop, delay_ms);
+}
+
 /* dm-delay over the loop device: reads at once, writes after @delay_ms. */
 static int create_dm_delay(struct mglru_ctx *ctx, unsigned long size,
 			   long delay_ms, char *dev, size_t devlen)
@@ -112,8 +120,7 @@ static int create_dm_delay(struct mglru_ctx *ctx, unsigned long size,
 	int ret;
 
 	dm_name(name, sizeof(name));
-	snprintf(table, sizeof(table), "0 %lu delay %s 0 0 %s 0 %ld",
-		 size >> 9, ctx->loop, ctx->loop, delay_ms);
+	dm_delay_table(table, sizeof(table), ctx, size, delay_ms);
 	if (mglru_cleanup_push(RES_DM, NULL, name, 0))
 		return -1;
 	mglru_block_signals(&old);
@@ -143,8 +150,7 @@ static int push_undelay(struct mglru_ctx *ctx, unsigned long size)
 	char name[64], table[256];
 
 	dm_name(name, sizeof(name));
-	snprintf(table, sizeof(table), "0 %lu delay %s 0 0 %s 0 0", size >> 9,
-		 ctx->loop, ctx->loop);
+	dm_delay_table(table, sizeof(table), ctx, size, 0);
 	return mglru_cleanup_push(RES_DM_UNDELAY, table, name, 0);
 }
 
