@@ -15,6 +15,7 @@
 #   ACCEL=auto        auto|kvm|tcg: auto uses KVM where kvm_intel or kvm_amd
 #                     serves /dev/kvm, else TCG
 #   JOBS, MEM, CPUS   build jobs, guest memory and vCPUs
+#   HZ=100            the guest kernel's tick: 100, 250 or 1000
 #   TESTS="a b"       run only these kselftests (see `make list`)
 #   REPEAT=N          run each kselftest N times (detection rates)
 #   LRU_MODE=mglru    run the kselftests in one LRU mode (mglru|classic; -m
@@ -33,7 +34,7 @@
 #                     definition's repository (README.rst, Running on LAVA)
 
 JOBS ?= $(shell nproc)
-export KERNEL KDIR ARCH ACCEL JOBS MEM CPUS TESTS REPEAT LRU_MODE KUNIT_ARCH VARIANT CACHE \
+export KERNEL KDIR ARCH ACCEL JOBS MEM CPUS HZ TESTS REPEAT LRU_MODE KUNIT_ARCH VARIANT CACHE \
 	RESULTS MATRIX_ROWS KILLS
 export LAVA_JOBS_DIR LAVA_KERNEL_URL LAVA_ROOTFS_URL LAVA_MODULES_URL \
 	LAVA_TESTDEF_REPO LAVA_TESTDEF_REVISION LAVA_KSELFTEST_DIR

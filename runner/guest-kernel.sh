@@ -2,11 +2,14 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Configure and build the guest kernel: allnoconfig plus the virtme-ng guest
-# fragment plus the scenarios' own kselftest fragment, merged with the
-# tree's scripts/kconfig/merge_config.sh. Prints the bzImage path.
+# fragment plus the scenarios' own kselftest fragment plus the tick (HZ=),
+# merged with the tree's scripts/kconfig/merge_config.sh. Prints the bzImage
+# path.
 #
 # usage: guest-kernel.sh TREE
 #
+# HZ=100|250|1000 is the guest's tick; each has its own build folder, so
+# switching does not rebuild the others.
 # EXTRA_CONFIG=<fragment> is merged last; GUEST_BUILD overrides the build
 # folder; CONFIGURE_ONLY=1 stops after the configuration and its check.
 
@@ -14,14 +17,17 @@
 
 tree=$1
 [ "$ARCH" = x86_64 ] || die "ARCH=$ARCH: only x86_64 guests are supported"
-build=${GUEST_BUILD:-$CACHE/build/$(tree_name)/guest-$ARCH}
+hz=$(guest_hz) || exit 1
+build=${GUEST_BUILD:-$CACHE/build/$(tree_name)/guest-$ARCH-hz$hz}
+mkdir -p "$build"
+printf 'CONFIG_HZ_%s=y\n' "$hz" >"$build/.mglru-hz.config"
 frags=("$SUITE_ROOT/configs/vng-guest-$ARCH.config"
-       "$tree/tools/testing/selftests/mm/mglru/config")
+       "$tree/tools/testing/selftests/mm/mglru/config"
+       "$build/.mglru-hz.config")
 if [ -n "${EXTRA_CONFIG:-}" ]; then
 	[ -f "$EXTRA_CONFIG" ] || die "EXTRA_CONFIG=$EXTRA_CONFIG: no such file"
 	frags+=("$EXTRA_CONFIG")
 fi
-mkdir -p "$build"
 
 cc=gcc
 if command -v ccache >/dev/null; then

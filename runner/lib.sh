@@ -103,6 +103,17 @@ pick_accel()
 	echo tcg
 }
 
+# guest_hz: the guest kernel's tick, HZ=100, 250 or 1000 (default below).
+# The kselftest fragment sets no tick: a CI kernel keeps its own.
+GUEST_HZ_DEFAULT=100
+guest_hz()
+{
+	case ${HZ:-$GUEST_HZ_DEFAULT} in
+	100|250|1000) echo "${HZ:-$GUEST_HZ_DEFAULT}" ;;
+	*) die "HZ=$HZ: expected 100, 250 or 1000" ;;
+	esac
+}
+
 # The kernel source tree a run uses: KDIR if given, else the Debian one.
 check_kdir()
 {

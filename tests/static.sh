@@ -3,7 +3,8 @@
 #
 # Static checks: the tree's own checkpatch.pl --strict on the kernel patches
 # and on the suite's C sources, an SPDX line on every source file, the
-# runner's scripts checked by ShellCheck, and README.rst parsed by docutils.
+# kselftest config fragment's rule, the runner's scripts checked by
+# ShellCheck, and README.rst parsed by docutils.
 #
 # usage: static.sh KERNEL_TREE
 
@@ -36,6 +37,14 @@ for f in $(git ls-files '*.c' '*.h' '*.sh' '*.py' '*.rst' '*.config' \
 	   'Makefile' '*/Makefile' kunitconfig .ci/run); do
 	grep -q 'SPDX-License-Identifier' "$f" || { echo "no SPDX line: $f"; rc=1; }
 done
+
+# kselftest-merge merges every selftest fragment into CI kernels: ours may
+# only ask for what the tests need (CONFIG_X=y or =m), never a choice (the
+# tick, preemption), a default-on switch or an option turned off.
+frag=tools/testing/selftests/mm/mglru/config
+bad=$(grep -v '^$' "$frag" | grep -Ev '^CONFIG_[A-Z0-9_]+=[ym]$|^#' ;
+      grep -E '^#.*is not set|^CONFIG_(HZ_|HZ=|PREEMPT)|_ENABLED=|_DEFAULT_ON=' "$frag")
+[ -z "$bad" ] || { echo "$frag: lines a CI kernel must not get:"; echo "$bad"; rc=1; }
 
 shellcheck -x --source-path=SCRIPTDIR runner/*.sh tests/*.sh .ci/run || rc=1
 shellcheck -s sh lava/*.sh || rc=1
