@@ -7,7 +7,11 @@
 #   kill      the kill campaign: each test is sent SIGTERM and SIGKILL at
 #             the table's times (the first KILLS of them, all by default)
 #             and nothing may be left once the next run has swept
-#             (tests/guest-kill.sh); a leaky control must be caught.
+#             (tests/guest-kill.sh); a leaky control must be caught;
+#   overlap   two runs at once, killed in both orders with SIGTERM and
+#             SIGKILL, leave every knob as it was (tests/guest-overlap.sh);
+#   security  the tests obey no file another user wrote and no journal
+#             outside its rules (tests/guest-security.sh).
 #
 # usage: selftest-check.sh TREE BZIMAGE RESULTS_DIR
 
@@ -45,6 +49,20 @@ for name in $(selftest_names); do
 done
 echo "selftest-check: kill campaign: $total kills, $leaks leaks" >&2
 
+# the first test of the table: its first kill time is well into its setup
+first=$(selftest_names | head -n 1)
+secs=$(selftest_field "$first" 2 | cut -d' ' -f1)
+for job in overlap security; do
+	dir=$results/$job
+	case $job in
+	overlap) args="$first $secs" ;;
+	security) args=$first ;;
+	esac
+	BOOT_TIMEOUT=${BOOT_TIMEOUT:-900} phase "$job" "$SUITE_ROOT/runner/vm.sh" run "$kernel" "$dir" \
+		"$(slow_env)sh $SUITE_ROOT/tests/guest-$job.sh $install $args" || rc=1
+	grep -E '^(not ok|ok)' "$dir/guest.out" >&2
+done
+
 # the negative control: a "test" that leaks must be caught
 dir=$results/kill-control
 if "$SUITE_ROOT/runner/vm.sh" run "$kernel" "$dir" \
@@ -53,6 +71,7 @@ if "$SUITE_ROOT/runner/vm.sh" run "$kernel" "$dir" \
 	echo "selftest-check: the leaky control passed: the check cannot fail" >&2
 	rc=1
 elif grep -q '^# +memcg: /sys/fs/cgroup/mglru-leak' "$dir/guest.out" &&
+     grep -q '^# +home: /run/mglru-selftest/[0-9]*.journal' "$dir/guest.out" &&
      grep -q '^not ok 1 leaky SIGTERM' "$dir/guest.out"; then
 	echo "selftest-check: the leaky control was caught, as it must be" >&2
 else

@@ -245,9 +245,11 @@ The data lives on ext4 on a loop device backed by tmpfs, so that its
 readahead, writeback and page cache are the test's own; dirty_throttle
 puts a dm-delay target under it, and swappiness_sweep swaps to zram.
 Everything a test creates or changes is pushed on an undo stack, kept
-in a journal in /tmp, before it is made, and is undone at exit and on
-SIGTERM, SIGINT, SIGALRM and SIGHUP; a run undoes first what killed
-runs left behind. The cgroup helpers are the cgroup selftests'.
+in a journal in /run/mglru-selftest (root's alone, 0700), before it is
+made, and is undone at exit and on SIGTERM, SIGINT, SIGALRM and SIGHUP;
+a run undoes first what killed runs left behind, refusing any journal
+that is not root's own 0600 file and any entry outside what that run
+could have made. The cgroup helpers are the cgroup selftests'.
 
 The tests need root, cgroup v2 with the memory controller, the options
 of their config file, and losetup, mkfs.ext4, dd, dmsetup, mkswap and

@@ -34,6 +34,7 @@ check tree-refresh tests/tree-refresh.sh
 check runner-input tests/runner-input.sh
 check guest-reaping tests/guest-reaping.sh
 check locks tests/locks.sh
+check journal-fuzz tests/journal-fuzz.sh
 check hook-applies tests/hook-applies.sh
 check series tests/series.sh
 check series-build tests/series-build.sh

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Guest-local storage: ext4 on a loop device backed by a file on a private
- * tmpfs, optionally behind a dm-delay target; the scenario's data file on
+ * tmpfs in the run's scratch directory (MGLRU_HOME/<pid>), optionally
+ * behind a dm-delay target; the scenario's data file on
  * it; zram swap. Not the guest's root filesystem: 9p or virtiofs would bring
  * the host's page cache, and tmpfs has no readahead and no writeback.
  */
@@ -43,21 +44,25 @@ static int make_dir(const char *path)
 	return 0;
 }
 
+/* The harness's tmpfs around an ext4 image of @fs_size bytes. */
+unsigned long mglru_tmpfs_size(unsigned long fs_size)
+{
+	return fs_size + 8 * SZ_1M;
+}
+
 static int mount_tmpfs(struct mglru_ctx *ctx, unsigned long size)
 {
-	char base[64], opts[64];
+	char base[MGLRU_PATH_LEN - 8], opts[64];
 
-	snprintf(base, sizeof(base), "/tmp/%s.XXXXXX", MGLRU_NAME);
-	if (!mkdtemp(base) || mglru_cleanup_push(RES_DIR, base, NULL, 0)) {
-		ksft_print_msg("mkdtemp: %s\n", strerror(errno));
+	mglru_scratch_dir(base, sizeof(base), getpid());
+	if (make_dir(base))
 		return -1;
-	}
 	snprintf(ctx->tmpdir, sizeof(ctx->tmpdir), "%s/tmpfs", base);
 	snprintf(ctx->mnt, sizeof(ctx->mnt), "%s/mnt", base);
 	if (make_dir(ctx->tmpdir) || make_dir(ctx->mnt))
 		return -1;
 	snprintf(opts, sizeof(opts), "size=%luk,mode=0700",
-		 (size + 8 * SZ_1M) >> 10);
+		 mglru_tmpfs_size(size) >> 10);
 	if (mglru_cleanup_push(RES_MOUNT, ctx->tmpdir, NULL, 0) ||
 	    mount("tmpfs", ctx->tmpdir, "tmpfs", 0, opts)) {
 		ksft_print_msg("mount tmpfs: %s\n", strerror(errno));
@@ -98,11 +103,6 @@ static int attach_loop(struct mglru_ctx *ctx, const char *backing,
 	return 0;
 }
 
-static void dm_name(char *name, size_t len)
-{
-	snprintf(name, len, "%s_%d", MGLRU_NAME, getpid());
-}
-
 /* The dm-delay table over the loop device: writes delayed @delay_ms. */
 static void dm_delay_table(char *table, size_t len, struct mglru_ctx *ctx,
 			   unsigned long size, long delay_ms)
@@ -119,7 +119,7 @@ static int create_dm_delay(struct mglru_ctx *ctx, unsigned long size,
 	sigset_t old;
 	int ret;
 
-	dm_name(name, sizeof(name));
+	mglru_dm_name(name, sizeof(name), getpid());
 	dm_delay_table(table, sizeof(table), ctx, size, delay_ms);
 	if (mglru_cleanup_push(RES_DM, NULL, name, 0))
 		return -1;
@@ -149,7 +149,7 @@ static int push_undelay(struct mglru_ctx *ctx, unsigned long size)
 {
 	char name[64], table[256];
 
-	dm_name(name, sizeof(name));
+	mglru_dm_name(name, sizeof(name), getpid());
 	dm_delay_table(table, sizeof(table), ctx, size, 0);
 	return mglru_cleanup_push(RES_DM_UNDELAY, table, name, 0);
 }

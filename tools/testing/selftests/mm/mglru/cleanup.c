@@ -6,10 +6,12 @@
  * SIGALRM and SIGHUP handler, and after each LRU mode. Every release is a
  * no-op when there is nothing to undo.
  *
- * The stack is journalled in /tmp/mglru_selftest.<pid>.journal. A SIGKILLed
- * run cannot clean up after itself, so every run first looks for the
- * journals of runs that are gone and undoes what they list (on a later boot,
- * only their directories: the rest went with the boot).
+ * The stack is journalled in MGLRU_HOME/<pid>.journal (journal.c has its
+ * format and rules); nothing is created whose entry could not be written. A
+ * SIGKILLed run cannot clean up after itself, so every run, holding the
+ * lock, first looks for the journals of runs that are gone and undoes what
+ * they list, within the rules. On a later boot only their directories are
+ * left, if MGLRU_HOME is not on a tmpfs: the rest went with the boot.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -30,25 +32,17 @@
 #include "cgroup_util.h"
 #include "mglru.h"
 
-#define MAX_RES		64
-#define JOURNAL_DIR	"/tmp"
+#define JOURNAL_SUFFIX	".journal"
+#define TMP_SUFFIX	".journal.tmp"
 #define BOOT_ID		"/proc/sys/kernel/random/boot_id"
 
-struct res {
-	enum mglru_res type;
-	int id;
-	char path[MGLRU_PATH_LEN];
-	char val[128];
-};
-
-static struct res stack[MAX_RES];
+static struct mglru_entry stack[MGLRU_MAX_RES];
 static int nr_res;
 static pid_t owner;
-static char journal[64], boot_id[64];
+static char journal[MGLRU_PATH_LEN], journal_tmp[MGLRU_PATH_LEN];
+static char boot_id[MGLRU_BOOT_ID_LEN];
 
 static const int signals[] = { SIGTERM, SIGINT, SIGALRM, SIGHUP };
-
-static const char *type_name(enum mglru_res type);
 
 void mglru_block_signals(sigset_t *old)
 {
@@ -66,58 +60,99 @@ void mglru_restore_signals(const sigset_t *old)
 	sigprocmask(SIG_SETMASK, old, NULL);
 }
 
-/* Rewrite the journal whole; children (pids) die with the run. */
-static void journal_sync(void)
+/* The stack as a journal: children (pids) die with the run. */
+static void journal_view(struct mglru_journal *j)
 {
-	static char buf[MAX_RES * (MGLRU_PATH_LEN + 160)];
-	char tmp[80];
-	size_t len;
-	int i, fd, kept = 0;
+	int i;
 
-	if (!journal[0])
-		return;
-	len = snprintf(buf, sizeof(buf), "boot %s\n", boot_id);
-	for (i = 0; i < nr_res; i++) {
-		if (stack[i].type == RES_NONE || stack[i].type == RES_PID)
-			continue;
-		len += snprintf(buf + len, sizeof(buf) - len, "%s %d %s\t%s\n",
-				type_name(stack[i].type), stack[i].id,
-				stack[i].path, stack[i].val);
-		kept++;
-	}
-	if (!kept) {
-		unlink(journal);
-		return;
-	}
-	snprintf(tmp, sizeof(tmp), "%s.tmp", journal);
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-	if (fd < 0)
-		return;
-	if (write(fd, buf, len) == (ssize_t)len)
-		rename(tmp, journal);
-	close(fd);
+	snprintf(j->boot_id, sizeof(j->boot_id), "%s", boot_id);
+	j->nr = 0;
+	for (i = 0; i < nr_res; i++)
+		if (stack[i].type != RES_NONE && stack[i].type != RES_PID)
+			j->ent[j->nr++] = stack[i];
 }
 
+/*
+ * Rewrite the journal whole, through a new file renamed over it. 0, or -1
+ * if it could not be written: then the caller must not create anything.
+ */
+static int journal_sync(void)
+{
+	static char buf[MGLRU_JOURNAL_MAX];
+	static struct mglru_journal j;
+	int fd, len, ret = -1;
+
+	if (!journal[0])
+		return 0;
+	journal_view(&j);
+	if (!j.nr) {
+		if (unlink(journal) && errno != ENOENT)
+			goto err;
+		return 0;
+	}
+	len = mglru_journal_format(buf, sizeof(buf), &j);
+	if (len < 0) {
+		errno = EOVERFLOW;
+		goto err;
+	}
+	fd = mglru_home_create(journal_tmp);
+	if (fd < 0) {
+		errno = -fd;
+		goto err;
+	}
+	if (write(fd, buf, len) == len && !rename(journal_tmp, journal))
+		ret = 0;
+	else
+		unlink(journal_tmp);
+	close(fd);
+	if (!ret)
+		return 0;
+err:
+	ksft_print_msg("cleanup: cannot write %s: %s\n", journal,
+		       strerror(errno));
+	return -1;
+}
+
+/*
+ * Put what is about to be created on the stack and in the journal; -1 if it
+ * cannot be, or if a later run could not undo it by the journal's rules.
+ */
 int mglru_cleanup_push(enum mglru_res type, const char *path, const char *val,
 		       int id)
 {
-	struct res *r;
+	static struct mglru_journal j;
+	struct mglru_entry *e;
+	const char *why;
 	sigset_t old;
 
 	mglru_block_signals(&old);
-	if (nr_res >= MAX_RES) {
+	if (nr_res >= MGLRU_MAX_RES) {
 		mglru_restore_signals(&old);
 		ksft_print_msg("cleanup stack full\n");
 		return -1;
 	}
-	r = &stack[nr_res++];
-	memset(r, 0, sizeof(*r));
-	r->type = type;
-	r->id = id;
-	snprintf(r->path, sizeof(r->path), "%s", path ? path : "");
-	snprintf(r->val, sizeof(r->val), "%s", val ? val : "");
-	if (type != RES_PID)
-		journal_sync();
+	e = &stack[nr_res];
+	memset(e, 0, sizeof(*e));
+	e->type = type;
+	e->id = id;
+	snprintf(e->path, sizeof(e->path), "%s", path ? path : "");
+	snprintf(e->val, sizeof(e->val), "%s", val ? val : "");
+	if (type != RES_PID) {
+		journal_view(&j);
+		why = mglru_entry_refusal(e, owner, &j);
+		if (why) {
+			mglru_restore_signals(&old);
+			ksft_print_msg("cleanup: would not undo %s %s %s: %s\n",
+				       mglru_res_name(type), e->path, e->val, why);
+			return -1;
+		}
+	}
+	nr_res++;
+	if (type != RES_PID && journal_sync()) {
+		nr_res--;
+		mglru_restore_signals(&old);
+		return -1;
+	}
 	mglru_restore_signals(&old);
 	return 0;
 }
@@ -140,7 +175,26 @@ void mglru_cleanup_forget_pid(pid_t pid)
 	mglru_restore_signals(&old);
 }
 
-static void release_memcg(const struct res *r)
+/*
+ * The loop device @name ("loop<N>", ended by a space, a slash or the
+ * string's end) is backed by a file in run @pid's scratch directory.
+ */
+static bool own_loop(const char *name, pid_t pid)
+{
+	char path[96], file[MGLRU_PATH_LEN], dir[MGLRU_PATH_LEN];
+	size_t n;
+
+	mglru_scratch_dir(dir, sizeof(dir), pid);
+	n = strlen(dir);
+	if (!name || strncmp(name, "loop", 4))
+		return false;
+	snprintf(path, sizeof(path), "/sys/block/%.*s/loop/backing_file",
+		 (int)strcspn(name, " /"), name);
+	return !mglru_read_str(path, file, sizeof(file)) &&
+	       !strncmp(file, dir, n) && file[n] == '/';
+}
+
+static void release_memcg(const struct mglru_entry *r, pid_t pid)
 {
 	const char *cg = r->path;
 	int i;
@@ -156,7 +210,7 @@ static void release_memcg(const struct res *r)
 	ksft_print_msg("cleanup: cannot remove %s: %s\n", cg, strerror(errno));
 }
 
-static void release_pid(const struct res *r)
+static void release_pid(const struct mglru_entry *r, pid_t run)
 {
 	pid_t pid = r->id;
 	int i;
@@ -172,13 +226,14 @@ static void release_pid(const struct res *r)
 	ksft_print_msg("cleanup: pid %d did not exit\n", pid);
 }
 
-static void release_mount(const struct res *r)
+static void release_mount(const struct mglru_entry *r, pid_t pid)
 {
 	const char *path = r->path;
 	int i;
 
 	for (i = 0; i < 50; i++) {
-		if (!umount2(path, 0) || errno == EINVAL || errno == ENOENT)
+		if (!umount2(path, UMOUNT_NOFOLLOW) || errno == EINVAL ||
+		    errno == ENOENT)
 			return;
 		if (errno != EBUSY)
 			break;
@@ -186,11 +241,11 @@ static void release_mount(const struct res *r)
 	}
 	ksft_print_msg("cleanup: umount %s: %s, detaching\n", path,
 		       strerror(errno));
-	umount2(path, MNT_DETACH);
+	umount2(path, MNT_DETACH | UMOUNT_NOFOLLOW);
 }
 
 /* Detach every loop device backed by the file r->path. */
-static void release_loop(const struct res *r)
+static void release_loop(const struct mglru_entry *r, pid_t pid)
 {
 	const char *backing = r->path;
 	char file[MGLRU_PATH_LEN], dev[64], *name;
@@ -230,7 +285,7 @@ static bool have_dm(const char *name)
  * udev probes the device on every change event, and a killed writer's last
  * bios drain through it. Retry for up to ten seconds.
  */
-static void release_dm(const struct res *r)
+static void release_dm(const struct mglru_entry *r, pid_t pid)
 {
 	const char *name = r->val;
 	int i;
@@ -252,10 +307,17 @@ static void release_dm(const struct res *r)
  * Suspending dm-delay flushes the bios it holds; --nolockfs leaves the
  * filesystem's dirty pages for the unmount, which then writes them at once.
  */
-static void undelay_dm(const struct res *r)
+static void undelay_dm(const struct mglru_entry *r, pid_t pid)
 {
 	const char *name = r->val, *table = r->path;
+	/* the table's device: "0 <sectors> delay /dev/loopN ..." */
+	const char *dev = strstr(table, "/dev/loop");
 
+	if (!own_loop(dev ? dev + 5 : NULL, pid)) {
+		ksft_print_msg("cleanup: refused undelay %s: its loop device is not the run's\n",
+			       name);
+		return;
+	}
 	if (!have_dm(name) ||
 	    mglru_run(NULL, 0, true, "dmsetup", "suspend", "--nolockfs", name))
 		return;
@@ -263,7 +325,7 @@ static void undelay_dm(const struct res *r)
 	mglru_run(NULL, 0, true, "dmsetup", "resume", name);
 }
 
-static void release_zram(const struct res *r)
+static void release_zram(const struct mglru_entry *r, pid_t pid)
 {
 	char path[64], val[16];
 	int id = r->id;
@@ -276,49 +338,45 @@ static void release_zram(const struct res *r)
 	}
 }
 
-static void release_restore(const struct res *r)
+static void release_restore(const struct mglru_entry *r, pid_t pid)
 {
+	if (!strncmp(r->path, "/sys/block/loop", 15) &&
+	    !own_loop(r->path + 11, pid)) {
+		ksft_print_msg("cleanup: refused restore %s: not the run's loop device\n",
+			       r->path);
+		return;
+	}
 	if (mglru_write_str(r->path, r->val))
 		ksft_print_msg("cleanup: cannot restore %s to %s\n", r->path,
 			       r->val);
 }
 
-static void release_dir(const struct res *r)
+static void release_dir(const struct mglru_entry *r, pid_t pid)
 {
 	rmdir(r->path);
 }
 
-static void release_swap(const struct res *r)
+static void release_swap(const struct mglru_entry *r, pid_t pid)
 {
 	if (swapoff(r->path) && errno != EINVAL && errno != ENOENT)
 		ksft_print_msg("cleanup: swapoff %s: %s\n", r->path,
 			       strerror(errno));
 }
 
-/* Each type's name in the journal, and how it is undone. */
-static const struct {
-	const char *name;
-	void (*release)(const struct res *r);
-} types[] = {
-	[RES_NONE] = { "none" }, [RES_RESTORE] = { "restore", release_restore },
-	[RES_MEMCG] = { "memcg", release_memcg },
-	[RES_PID] = { "pid", release_pid }, [RES_DIR] = { "dir", release_dir },
-	[RES_MOUNT] = { "mount", release_mount },
-	[RES_LOOP] = { "loop", release_loop }, [RES_DM] = { "dm", release_dm },
-	[RES_DM_UNDELAY] = { "undelay", undelay_dm },
-	[RES_SWAP] = { "swap", release_swap },
-	[RES_ZRAM] = { "zram", release_zram },
+/* How each type is undone; @pid is the run that created it. */
+static void (* const releases[MGLRU_NR_RES])(const struct mglru_entry *r,
+					      pid_t pid) = {
+	[RES_RESTORE] = release_restore, [RES_MEMCG] = release_memcg,
+	[RES_PID] = release_pid, [RES_DIR] = release_dir,
+	[RES_MOUNT] = release_mount, [RES_LOOP] = release_loop,
+	[RES_DM] = release_dm, [RES_DM_UNDELAY] = undelay_dm,
+	[RES_SWAP] = release_swap, [RES_ZRAM] = release_zram,
 };
 
-static const char *type_name(enum mglru_res type)
+static void release(const struct mglru_entry *r, pid_t pid)
 {
-	return types[type].name;
-}
-
-static void release(const struct res *r)
-{
-	if (types[r->type].release)
-		types[r->type].release(r);
+	if (releases[r->type])
+		releases[r->type](r, pid);
 }
 
 int mglru_cleanup_mark(void)
@@ -335,7 +393,7 @@ void mglru_cleanup_to(int mark)
 	mglru_block_signals(&old);
 	while (nr_res > mark) {
 		nr_res--;
-		release(&stack[nr_res]);
+		release(&stack[nr_res], owner);
 		journal_sync();
 	}
 	mglru_restore_signals(&old);
@@ -361,6 +419,7 @@ static void signal_handler(int sig)
 	raise(sig);
 }
 
+/* Call once MGLRU_HOME is checked and its lock held. */
 int mglru_cleanup_init(void)
 {
 	size_t i;
@@ -368,66 +427,61 @@ int mglru_cleanup_init(void)
 	owner = getpid();
 	if (mglru_read_str(BOOT_ID, boot_id, sizeof(boot_id)))
 		snprintf(boot_id, sizeof(boot_id), "unknown");
-	snprintf(journal, sizeof(journal), "%s/%s.%d.journal", JOURNAL_DIR,
-		 MGLRU_NAME, owner);
+	snprintf(journal, sizeof(journal), "%s/%d%s", MGLRU_HOME, owner,
+		 JOURNAL_SUFFIX);
+	snprintf(journal_tmp, sizeof(journal_tmp), "%s/%d%s", MGLRU_HOME,
+		 owner, TMP_SUFFIX);
 	atexit(cleanup_all);
 	for (i = 0; i < ARRAY_SIZE(signals); i++)
 		signal(signals[i], signal_handler);
 	return 0;
 }
 
-static int parse_type(const char *name)
+static void refuse_line(void *path, int line, const char *why)
 {
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(types); i++)
-		if (!strcmp(name, types[i].name))
-			return i;
-	return -1;
+	ksft_print_msg("cleanup: refused %s line %d: %s\n", (char *)path,
+		       line, why);
 }
 
-/* Undo what the journal @path of the dead run @pid lists; 1 if anything. */
-static int sweep_journal(const char *path, int pid)
+/*
+ * Undo what the journal @name (in MGLRU_HOME, open at @dirfd) of the dead
+ * run @pid lists, entry by entry, within the rules; 1 if it was read.
+ */
+static int sweep_journal(int dirfd, const char *name, int pid)
 {
-	static struct res left[MAX_RES];
-	char line[MGLRU_PATH_LEN + 256], type[16], *tab;
-	bool same_boot = false;
-	int n = 0, type_id;
-	FILE *f;
+	static char buf[MGLRU_JOURNAL_MAX + 1];
+	static struct mglru_journal j;
+	char path[MGLRU_PATH_LEN];
+	const char *why;
+	bool same_boot;
+	ssize_t len;
+	int fd, i;
 
-	f = fopen(path, "r");
-	if (!f)
+	snprintf(path, sizeof(path), "%s/%s", MGLRU_HOME, name);
+	fd = mglru_home_open(dirfd, name, O_RDONLY, &why);
+	if (fd < 0) {
+		ksft_print_msg("cleanup: refused %s: %s\n", path, why);
 		return 0;
-	while (n < MAX_RES && fgets(line, sizeof(line), f)) {
-		line[strcspn(line, "\n")] = '\0';
-		if (!strncmp(line, "boot ", 5)) {
-			same_boot = !strcmp(line + 5, boot_id);
-			continue;
-		}
-		tab = strchr(line, '\t');
-		if (!tab || sscanf(line, "%15s %d", type, &left[n].id) != 2)
-			continue;
-		type_id = parse_type(type);
-		if (type_id < 0)
-			continue;
-		*tab = '\0';
-		left[n].type = type_id;
-		snprintf(left[n].path, sizeof(left[n].path), "%s",
-			 strchr(strchr(line, ' ') + 1, ' ') + 1);
-		snprintf(left[n].val, sizeof(left[n].val), "%s", tab + 1);
-		n++;
 	}
-	fclose(f);
+	len = read(fd, buf, sizeof(buf));
+	close(fd);
+	if (len < 0 || mglru_journal_parse(buf, len, pid, &j, refuse_line,
+					   path)) {
+		ksft_print_msg("cleanup: refused %s: not a journal\n", path);
+		return 0;
+	}
+	same_boot = !strcmp(j.boot_id, boot_id);
 	ksft_print_msg("cleanup: run %d was killed before its cleanup%s:\n",
 		       pid, same_boot ? "" : " (an earlier boot: directories only)");
-	while (n--) {
-		if (!same_boot && left[n].type != RES_DIR)
+	for (i = j.nr - 1; i >= 0; i--) {
+		if (!same_boot && j.ent[i].type != RES_DIR)
 			continue;
-		ksft_print_msg("cleanup:   %s %s %s\n", type_name(left[n].type),
-			       left[n].path, left[n].val);
-		release(&left[n]);
+		ksft_print_msg("cleanup:   %s %s %s\n",
+			       mglru_res_name(j.ent[i].type), j.ent[i].path,
+			       j.ent[i].val);
+		release(&j.ent[i], pid);
 	}
-	unlink(path);
+	unlinkat(dirfd, name, 0);
 	return 1;
 }
 
@@ -470,13 +524,16 @@ static enum run_state run_state(int pid)
 
 /*
  * Whether the run @pid is gone. A SIGKILLed run can take a while to die
- * (an ext4 write through dm-delay, say): wait up to 30 s for it.
+ * (an ext4 write through dm-delay, say): wait up to 30 s for it. Our own pid
+ * names a dead run that had it before us.
  */
 static bool run_gone(int pid)
 {
 	enum run_state state;
 	int i;
 
+	if (pid == owner)
+		return true;
 	for (i = 0; i < 300; i++) {
 		state = run_state(pid);
 		if (state != RUN_DYING)
@@ -486,32 +543,51 @@ static bool run_gone(int pid)
 	return true;
 }
 
-/* Undo what earlier runs, killed before their cleanup, left behind. */
+/* "<pid><suffix>" with a positive decimal pid and nothing else: the pid. */
+static int journal_pid(const char *name, const char *suffix)
+{
+	size_t n = strspn(name, "0123456789");
+	long pid;
+
+	if (!n || n > 9 || name[0] == '0' || strcmp(name + n, suffix))
+		return 0;
+	pid = strtol(name, NULL, 10);
+	return pid > 0 ? pid : 0;
+}
+
+/*
+ * Undo what earlier runs, killed before their cleanup, left behind: their
+ * journals in MGLRU_HOME. A journal that is not a regular root-owned 0600
+ * file is refused and left alone, and so is every entry outside the rules.
+ */
 int mglru_cleanup_sweep(void)
 {
-	char path[sizeof(JOURNAL_DIR) + sizeof(((struct dirent *)0)->d_name)];
+	const char *why;
 	struct dirent *d;
-	int pid, len, found = 0;
-	const char *rest;
+	int pid, fd, found = 0;
 	DIR *dir;
 
-	dir = opendir(JOURNAL_DIR);
+	dir = opendir(MGLRU_HOME);
 	if (!dir)
 		return 0;
 	while ((d = readdir(dir))) {
-		if (sscanf(d->d_name, MGLRU_NAME ".%d%n", &pid, &len) != 1 ||
-		    pid == owner)
+		pid = journal_pid(d->d_name, TMP_SUFFIX);
+		if (pid && run_gone(pid)) {
+			/* a rewrite cut short: unlink it if it is one */
+			fd = mglru_home_open(dirfd(dir), d->d_name, O_RDONLY,
+					     &why);
+			if (fd < 0) {
+				ksft_print_msg("cleanup: refused %s/%s: %s\n",
+					       MGLRU_HOME, d->d_name, why);
+				continue;
+			}
+			close(fd);
+			unlinkat(dirfd(dir), d->d_name, 0);
 			continue;
-		rest = d->d_name + len;
-		if (strcmp(rest, ".journal") && strcmp(rest, ".journal.tmp"))
-			continue;
-		if (!run_gone(pid))
-			continue;	/* still running */
-		snprintf(path, sizeof(path), "%s/%s", JOURNAL_DIR, d->d_name);
-		if (strcmp(rest, ".journal"))
-			unlink(path);
-		else
-			found += sweep_journal(path, pid);
+		}
+		pid = journal_pid(d->d_name, JOURNAL_SUFFIX);
+		if (pid && run_gone(pid))
+			found += sweep_journal(dirfd(dir), d->d_name, pid);
 	}
 	closedir(dir);
 	return found;

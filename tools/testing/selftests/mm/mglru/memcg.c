@@ -19,7 +19,7 @@
 #include "mglru.h"
 
 #define LRU_GEN_ENABLED	"/sys/kernel/mm/lru_gen/enabled"
-#define CG_ROOT		"/sys/fs/cgroup"
+#define CG_ROOT		MGLRU_CG_ROOT
 
 const char * const mglru_mode_names[MGLRU_NR_MODES] = {
 	[MGLRU_MODE_MGLRU] = "mglru",
@@ -46,7 +46,7 @@ int mglru_write_str(const char *path, const char *val)
 	ssize_t len = strlen(val);
 	int fd, ret;
 
-	fd = open(path, O_WRONLY);
+	fd = open(path, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
 	ret = write(fd, val, len) == len ? 0 : -errno;
@@ -123,8 +123,7 @@ int mglru_parent_create(void)
 	if (mglru_read_str(LRU_GEN_ENABLED, buf, sizeof(buf)) ||
 	    mglru_cleanup_push(RES_RESTORE, LRU_GEN_ENABLED, buf, 0))
 		return -1;
-	snprintf(parent_cg, sizeof(parent_cg), "%s/%s.%d", CG_ROOT, MGLRU_NAME,
-		 getpid());
+	mglru_parent_memcg(parent_cg, sizeof(parent_cg), getpid());
 	if (mglru_cleanup_push(RES_MEMCG, parent_cg, NULL, 0) ||
 	    cg_create(parent_cg)) {
 		ksft_print_msg("mkdir %s: %s\n", parent_cg, strerror(errno));

@@ -15,12 +15,9 @@
 #include <sys/types.h>
 
 #include "../../kselftest.h"
+#include "journal.h"
 
 #define SZ_1M			0x100000UL
-#define MGLRU_PATH_LEN		256
-
-/* Everything a run creates carries this name, so a later run can find it. */
-#define MGLRU_NAME		"mglru_selftest"
 
 enum mglru_mode {
 	MGLRU_MODE_MGLRU,
@@ -44,6 +41,7 @@ struct mglru_setup {
 	long write_delay_ms;		/* dm-delay under ext4; 0: none */
 	bool swap;			/* memory.swap.max is max (else 0) */
 	unsigned long zram_size;	/* zram swap device */
+	unsigned long swapped_max;	/* the most the workload can swap */
 	const char * const *tools;	/* commands the workload runs */
 };
 
@@ -51,7 +49,7 @@ struct mglru_ctx {
 	char test[64];			/* <scenario>_<mode> */
 	enum mglru_mode mode;
 	const char *cg;			/* the workload's memcg */
-	char tmpdir[MGLRU_PATH_LEN];	/* scratch on the harness's tmpfs */
+	char tmpdir[MGLRU_PATH_LEN];	/* the harness's tmpfs, in scratch */
 	char loop[64];			/* the loop device, /dev/loopN */
 	char mnt[MGLRU_PATH_LEN];	/* the ext4 mount point */
 	char file[MGLRU_PATH_LEN + 8];	/* <mnt>/file */
@@ -92,21 +90,13 @@ int mglru_parse_opts(int argc, char **argv, const struct mglru_opt *common,
 __noreturn void mglru_usage(const char *prog, const struct mglru_opt *common,
 			    const struct mglru_opt *opts);
 
-/* cleanup.c: a stack of what to undo, journalled for a later run */
-enum mglru_res {
-	RES_NONE,	/* released early (a reaped child) */
-	RES_RESTORE,	/* write val back to path */
-	RES_MEMCG,	/* kill the members, rmdir path */
-	RES_PID,	/* SIGKILL and reap id */
-	RES_DIR,	/* rmdir path */
-	RES_MOUNT,	/* umount path */
-	RES_LOOP,	/* detach the loop devices backed by path */
-	RES_DM,		/* dmsetup remove val */
-	RES_DM_UNDELAY,	/* load table path into the dm target val */
-	RES_SWAP,	/* swapoff path */
-	RES_ZRAM,	/* reset zram id, hot_remove it too if val is "hot" */
-};
+/* home.c: MGLRU_HOME, root's alone, and the lock every run holds */
+int mglru_home_init(void);
+int mglru_home_lock(unsigned int timeout_s);
+int mglru_home_create(const char *path);
+int mglru_home_open(int dirfd, const char *name, int flags, const char **why);
 
+/* cleanup.c: a stack of what to undo, journalled for a later run */
 int mglru_cleanup_init(void);
 int mglru_cleanup_sweep(void);
 int mglru_cleanup_push(enum mglru_res type, const char *path, const char *val,
@@ -133,6 +123,7 @@ void mglru_sleep_ms(unsigned int ms);
 void *mglru_shared_alloc(size_t size);
 
 /* bdev.c: guest-local block devices, files and swap */
+unsigned long mglru_tmpfs_size(unsigned long fs_size);
 int mglru_bdev_setup(struct mglru_ctx *ctx, unsigned long size,
 		     long write_delay_ms);
 int mglru_create_file(struct mglru_ctx *ctx, unsigned long size);

@@ -17,6 +17,10 @@
 #include "mglru.h"
 
 #define SLOW_FACTOR	3
+/* how long a run waits for another run's lock, before SLOW_FACTOR */
+#define LOCK_WAIT_S	60
+/* memory the machine must keep beyond what a scenario takes */
+#define MEM_RESERVE	(128 * SZ_1M)
 
 static unsigned int modes = (1U << MGLRU_NR_MODES) - 1;
 static bool sweep_only;
@@ -54,6 +58,39 @@ static struct mglru_opt common_opts[] = {
 	{ 0 }
 };
 
+/* The ext4 image for the data: its size, and the tmpfs around it. */
+static unsigned long fs_size(const struct mglru_setup *setup)
+{
+	return setup->data_size + setup->data_size / 8 + 64 * SZ_1M +
+	       setup->fs_free;
+}
+
+/*
+ * 0 if the machine can give the scenario what it takes (its memcg, the
+ * tmpfs under its filesystem and what it can swap to zram) and keep
+ * MEM_RESERVE, so that no run pushes it into global reclaim; else SKIP.
+ */
+static int check_memory(const struct mglru_setup *setup)
+{
+	unsigned long need = setup->memcg_max + MEM_RESERVE, avail;
+	char buf[8192], *p;
+
+	if (setup->data_size)
+		need += mglru_tmpfs_size(fs_size(setup));
+	if (setup->zram_size)
+		need += setup->swapped_max < setup->zram_size ?
+			setup->swapped_max : setup->zram_size;
+	p = mglru_read_str("/proc/meminfo", buf, sizeof(buf)) ? NULL :
+	    strstr(buf, "MemAvailable:");
+	if (!p || sscanf(p + 13, "%lu", &avail) != 1)
+		return mglru_skip("cannot read MemAvailable from /proc/meminfo");
+	avail <<= 10;
+	if (avail >= need)
+		return 0;
+	return mglru_skip("needs %lu MiB of memory, %lu MiB available: %lu MiB missing",
+			  need >> 20, avail >> 20, (need - avail) >> 20);
+}
+
 /* Everything the scenario asked for, in @ctx; the cleanup stack undoes it. */
 static int set_up(struct mglru_ctx *ctx, const struct mglru_setup *setup,
 		  const char *name)
@@ -61,6 +98,8 @@ static int set_up(struct mglru_ctx *ctx, const struct mglru_setup *setup,
 	int ret;
 
 	ret = mglru_need_tools(setup->tools);
+	if (!ret)
+		ret = check_memory(setup);
 	if (ret)
 		return ret;
 	if (mglru_set_lru_mode(ctx->mode))
@@ -71,9 +110,7 @@ static int set_up(struct mglru_ctx *ctx, const struct mglru_setup *setup,
 			return ret;
 	}
 	if (setup->data_size) {
-		ret = mglru_bdev_setup(ctx, setup->data_size +
-				       setup->data_size / 8 + 64 * SZ_1M +
-				       setup->fs_free,
+		ret = mglru_bdev_setup(ctx, fs_size(setup),
 				       setup->write_delay_ms);
 		if (ret)
 			return ret;
@@ -153,6 +190,10 @@ int mglru_main(int argc, char **argv, const struct mglru_scenario *s)
 	}
 
 	ret = mglru_prerequisites();
+	if (!ret)
+		ret = mglru_home_init();
+	if (!ret)
+		ret = mglru_home_lock(LOCK_WAIT_S * slow);
 	if (sweep_only && ret)
 		ksft_exit_skip("%s\n", mglru_skip_reason);
 	if (!ret) {

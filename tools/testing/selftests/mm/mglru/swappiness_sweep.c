@@ -197,6 +197,7 @@ static const struct mglru_opt opts[] = {
 
 static int configure(void)
 {
+	setup.swapped_max = cfg.anon;
 	return cfg.period_s && cfg.min_rise <= 100 ? 0 : -1;
 }
 

@@ -1,0 +1,51 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Sourced by the guest scripts: what a mm/mglru kselftest may change on the
+# guest, and must leave as it found it.
+# shellcheck shell=sh
+
+# snapshot: the knobs the tests set, and what they create: memcgs, mounts,
+# loop and dm devices, swap, zram devices, and files in the suite's home
+# (its lock stays)
+snapshot()
+{
+	echo "lru_gen/enabled: $(cat /sys/kernel/mm/lru_gen/enabled)"
+	echo "vm.swappiness: $(cat /proc/sys/vm/swappiness)"
+	echo "vm.dirty_ratio: $(cat /proc/sys/vm/dirty_ratio)"
+	echo "vm.dirty_background_ratio: $(cat /proc/sys/vm/dirty_background_ratio)"
+	[ -e /sys/kernel/debug/fault_around_bytes ] &&
+		echo "fault_around_bytes: $(cat /sys/kernel/debug/fault_around_bytes)"
+	for q in /sys/block/loop*/queue/read_ahead_kb; do
+		[ -e "$q" ] && echo "$q: $(cat "$q")"
+	done
+	find /sys/fs/cgroup -mindepth 1 -type d | sed 's/^/memcg: /'
+	sed 's/^/mount: /' /proc/mounts
+	losetup -a | sed 's/^/loop: /'
+	dmsetup ls 2>/dev/null | grep -v 'No devices found' | sed 's/^/dm: /'
+	tail -n +2 /proc/swaps | sed 's/^/swap: /'
+	find /sys/block -maxdepth 1 -name 'zram*' | sed 's/^/zram: /'
+	[ -d /run/mglru-selftest ] &&
+		find /run/mglru-selftest -mindepth 1 ! -name lock | sed 's/^/home: /'
+}
+
+# unusual_knobs: non-default values, so that a missing restore shows
+unusual_knobs()
+{
+	echo 0x0003 >/sys/kernel/mm/lru_gen/enabled
+	echo 33 >/proc/sys/vm/swappiness
+	echo 21 >/proc/sys/vm/dirty_ratio
+	echo 11 >/proc/sys/vm/dirty_background_ratio
+	[ -w /sys/kernel/debug/fault_around_bytes ] &&
+		echo 16384 >/sys/kernel/debug/fault_around_bytes
+	return 0
+}
+
+# begin: a scratch folder $out (removed at exit), unusual knobs, and the
+# state from before in $out/before
+begin()
+{
+	out=$(mktemp -d) || exit 1
+	trap 'rm -rf "$out"' EXIT
+	unusual_knobs
+	snapshot >"$out/before"
+}
