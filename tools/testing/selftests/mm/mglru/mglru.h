@@ -148,6 +148,12 @@ __printf(3, 4) void mglru_metric(const struct mglru_ctx *ctx, const char *key,
 __printf(3, 4) bool mglru_check(const struct mglru_ctx *ctx, bool ok,
 				const char *fmt, ...);
 
+/*
+ * debugfs.c: a debugfs knob for the run (mounted in the scratch directory,
+ * which must exist, if it is not mounted); 0, -1 or KSFT_SKIP
+ */
+int mglru_debugfs_write_restore(const char *name, const char *val);
+
 /* workload.c: what the scenarios' children do */
 char *mglru_map_file(const char *path, size_t size);
 void mglru_touch(char *p, size_t size, size_t stride, bool write);

@@ -10,6 +10,12 @@
  * speed. Folios prefaulted but unused and placed as if used push the touched
  * pages out instead (huge workingset_refault_file, very low bandwidth).
  *
+ * Fault-around is off (debugfs fault_around_bytes at the page size; -A
+ * sets another value, 0 leaves it alone): each touched page faults alone,
+ * so the folios read ahead around it are never mapped, and whether an
+ * architecture maps prefaulted PTEs young (x86) or old (arm64) decides
+ * nothing. Where they are placed is then the page-fault path's doing.
+ *
  * fio's --ramp_time is the warm-up; the refaults are counted over the
  * measured window and the bandwidth is fio's own, from its JSON output.
  * Precondition: the memcg's file pages reached -P % of memory.max and reclaim
@@ -32,15 +38,16 @@ static struct mglru_setup setup = {
 };
 
 static struct {
-	unsigned long ra_kb, warmup_s, window_s;
+	unsigned long ra_kb, warmup_s, window_s, fault_around;
 	unsigned long max_refaults, min_mib_s, min_full_pct;
 } cfg = {
-	.ra_kb = 1024, .warmup_s = 10, .window_s = 20,
+	.ra_kb = 1024, .warmup_s = 10, .window_s = 20, .fault_around = 4096,
 	.max_refaults = 1000, .min_mib_s = 100, .min_full_pct = 80,
 };
 
 static const struct mglru_opt opts[] = {
 	MGLRU_ULONG('r', ra_kb), MGLRU_ULONG('w', warmup_s), MGLRU_ULONG('W', window_s),
+	MGLRU_ULONG('A', fault_around),
 	MGLRU_ULONG('T', max_refaults), MGLRU_ULONG('B', min_mib_s),
 	MGLRU_ULONG('P', min_full_pct), { 0 }
 };
@@ -77,11 +84,17 @@ static int run(struct mglru_ctx *ctx)
 	char filename[MGLRU_PATH_LEN + 32], output[MGLRU_PATH_LEN + 48];
 	long refault0, refault1, reclaimed, file_mem, oom_kill;
 	double start, mib_s;
-	int status = 0, done;
+	int status = 0, done, ret;
 	pid_t fio;
 
 	if (set_read_ahead(ctx))
 		return -1;
+	if (cfg.fault_around) {
+		snprintf(size, sizeof(size), "%lu", cfg.fault_around);
+		ret = mglru_debugfs_write_restore("fault_around_bytes", size);
+		if (ret)
+			return ret;
+	}
 	snprintf(json, sizeof(json), "%s/fio.json", ctx->tmpdir);
 	snprintf(filename, sizeof(filename), "--filename=%s", ctx->file);
 	snprintf(output, sizeof(output), "--output=%s", json);
@@ -145,6 +158,10 @@ static void describe(void)
 		       cfg.ra_kb);
 	ksft_print_msg("warm-up %lu s, window %lu s\n", cfg.warmup_s,
 		       cfg.window_s);
+	if (cfg.fault_around)
+		ksft_print_msg("fault_around_bytes %lu\n", cfg.fault_around);
+	else
+		ksft_print_msg("fault_around_bytes left as it is\n");
 }
 
 static const struct mglru_scenario scenario = {
