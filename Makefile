@@ -11,6 +11,8 @@
 #                     debian-7.2 or debian-6.12), fetched from Debian's archive
 #   KDIR=<path>       a kernel tree to use instead (never modified: the
 #                     suite works on a scratch copy)
+#   EXPECT=<file>     the expectations to judge by (default: the kernel's;
+#                     for KDIR, the known kernel of the tree's version)
 #   ARCH=x86_64       guest architecture
 #   ACCEL=auto        auto|kvm|tcg: auto uses KVM where kvm_intel or kvm_amd
 #                     serves /dev/kvm, else TCG
@@ -34,7 +36,7 @@
 #                     definition's repository (README.rst, Running on LAVA)
 
 JOBS ?= $(shell nproc)
-export KERNEL KDIR ARCH ACCEL JOBS MEM CPUS HZ TESTS REPEAT LRU_MODE KUNIT_ARCH VARIANT CACHE \
+export KERNEL KDIR EXPECT ARCH ACCEL JOBS MEM CPUS HZ TESTS REPEAT LRU_MODE KUNIT_ARCH VARIANT CACHE \
 	RESULTS MATRIX_ROWS KILLS
 export LAVA_JOBS_DIR LAVA_KERNEL_URL LAVA_ROOTFS_URL LAVA_MODULES_URL \
 	LAVA_TESTDEF_REPO LAVA_TESTDEF_REVISION LAVA_KSELFTEST_DIR

@@ -170,6 +170,32 @@ tree_name()
 	fi
 }
 
+# expectations_file: the expectations a run is judged by. EXPECT= if
+# given; else the kernel's own (KERNEL, or for KDIR the kernels.txt row
+# whose upstream version is the tree's `make kernelversion`), for the run's
+# VARIANT; else, for a KDIR tree of another version, the default kernel's,
+# with a note. Prints nothing when the kernel has no file for VARIANT.
+expectations_file()
+{
+	local name=$KERNEL version row file
+
+	if [ -n "${EXPECT:-}" ]; then
+		[ -f "$EXPECT" ] || die "EXPECT=$EXPECT: no such file"
+		realpath "$EXPECT"
+		return
+	fi
+	if [ -n "${KDIR:-}" ]; then
+		version=$(make -s -C "$KDIR" kernelversion 2>/dev/null)
+		row=$(awk -v v="$version" '!/^#/ && NF { split($3, p, "-")
+			if (p[1] == v) { print $1; exit } }' "$KERNELS")
+		name=${row:-$(kernel_names | cut -d' ' -f1)}
+		[ -n "$row" ] ||
+			note "KDIR's version ${version:-unknown} is no kernel of runner/kernels.txt: judged by $name's expectations (EXPECT= to choose)"
+	fi
+	file=$SUITE_ROOT/expectations/$name-${VARIANT:-default}.txt
+	[ ! -f "$file" ] || echo "$file"
+}
+
 # refresh_tree STAGING TREE: make TREE a copy of STAGING for an incremental
 # build. A file whose content did not change keeps its timestamp; a changed
 # one gets the current time, even when STAGING's copy is older (a variant's

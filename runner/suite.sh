@@ -19,6 +19,8 @@ all|kunit|kselftest|vm-shell|selftest-check) ;;
 *) die "suite.sh: unknown job '$what' (all, kunit, kselftest, vm-shell or selftest-check)" ;;
 esac
 [ -n "${KDIR:-}" ] && check_kdir "$KDIR"
+[ -z "${EXPECT:-}" ] || [ -f "$EXPECT" ] || die "EXPECT=$EXPECT: no such file"
+guest_hz >/dev/null || exit 1
 check_kernel
 case ${ACCEL:-auto} in
 auto|kvm|tcg) ;;
@@ -105,8 +107,7 @@ if [ "$what" != kunit ]; then
 	cp "$(dirname "$kernel")/../../../.config" "$RESULTS/guest.config"
 fi
 
-expect=$SUITE_ROOT/expectations/$(tree_name)-${VARIANT:-default}.txt
-[ -f "$expect" ] || expect=
+expect=$(expectations_file) || exit 1
 python3 "$SUITE_ROOT/runner/summary.py" "$RESULTS" ${expect:+--expect "$expect"} \
 	--tree-info "$RESULTS/tree-info" --config "$RESULTS/guest.config" || rc=1
 # the pictures and the KCIDB document: the venv's Python has their packages

@@ -5,7 +5,7 @@
 # exit: a KDIR that is not a kernel tree, unknown variables' values and test
 # names (within a second), a pinned kernel the archive no longer serves, a
 # package that cannot be installed, a kernel config without MGLRU, a guest
-# that does not boot.
+# that does not boot. And which expectations judge a run.
 
 cd "$(dirname "$0")/.." || exit 1
 . runner/lib.sh
@@ -68,6 +68,43 @@ fast_error "KILLS not a number" "KILLS=x" env KILLS=x runner/suite.sh selftest-c
 fast_error "ARCH unsupported" "ARCH=riscv" env ARCH=riscv runner/suite.sh kselftest
 expect_error "KUNIT_ARCH unsupported" "KUNIT_ARCH=sparc" \
 	runner/kunit.sh "$(runner/tree.sh kunit)" "$tmp/k" sparc
+fast_error "HZ unsupported" "HZ=300: expected 100, 250 or 1000" \
+	env HZ=300 runner/suite.sh kselftest
+fast_error "EXPECT missing" "EXPECT=/nonexistent/x.txt: no such file" \
+	env EXPECT=/nonexistent/x.txt runner/suite.sh kselftest
+
+# which expectations judge a run: EXPECT=, else the kernel's own, else (a
+# KDIR tree of an unknown version) the default kernel's, with a note
+expect_file()	# expect_file NAME WANT ENV...: expectations_file prints WANT
+{
+	local name=$1 want=$2 got
+	shift 2
+	got=$(env "$@" bash -c '. runner/lib.sh; expectations_file' 2>"$tmp/err")
+	if [ "$got" = "$want" ]; then
+		echo "ok   expectations of $name: ${got#"$SUITE_ROOT"/}"
+	else
+		echo "FAIL expectations of $name: got '$got', want '$want'"
+		rc=1
+	fi
+}
+mkfake()	# mkfake DIR VERSION: a "tree" whose make kernelversion says VERSION
+{
+	mkdir -p "$1"
+	printf 'kernelversion:\n\t@echo %s\n' "$2" >"$1/Makefile"
+}
+mkfake "$tmp/k7.2" 7.2.13
+mkfake "$tmp/k9" 9.0.0-rc1
+e=$SUITE_ROOT/expectations
+expect_file "KERNEL=debian-6.12" "$e/debian-6.12-default.txt" -u KDIR KERNEL=debian-6.12
+expect_file "KERNEL=debian-7.3 VARIANT=aging-busy" "$e/debian-7.3-aging-busy.txt" \
+	-u KDIR KERNEL=debian-7.3 VARIANT=aging-busy
+expect_file "a KDIR tree of 7.2.13" "$e/debian-7.2-default.txt" KDIR="$tmp/k7.2"
+expect_file "a KDIR tree of 9.0.0-rc1" "$e/debian-7.3-default.txt" KDIR="$tmp/k9"
+grep -q "9.0.0-rc1 is no kernel of runner/kernels.txt: judged by debian-7.3" "$tmp/err" ||
+	{ echo "FAIL: no note on the unknown tree's version"; rc=1; }
+expect_file "EXPECT= over a KDIR tree" "$e/debian-6.12-port.txt" \
+	KDIR="$tmp/k7.2" EXPECT="$e/debian-6.12-port.txt"
+
 expect_error "uninstallable package" "cannot install" \
 	env EXTRA_PKGS=mglru-no-such-package runner/deps.sh kunit
 
