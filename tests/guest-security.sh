@@ -8,7 +8,8 @@
 #      place; a sweep (TEST -C) must not act on them;
 #   2. root plants, in the suite's home, journals of dead runs that a run
 #      must refuse and leave alone: owned by nobody, a symlink, group- or
-#      world-writable, a hard link, entries outside the rules, a .tmp
+#      world-writable, a hard link, entries outside the rules, entries
+#      that reach outside through a symlink in the run's scratch, a .tmp
 #      symlink (a dead run's and the starting run's own), a lock symlink;
 #   3. the home itself with the wrong mode, owner, or as a symlink: SKIP.
 # Victims stand where each plant points: a hostname, the knobs, a cgroup
@@ -169,6 +170,13 @@ dir 0 $work/victimdir
 dir 0 $home/99999006/../../..$work/victimdir	
 EOF
 chmod 0600 "$home/99999006.journal"
+# within the rules by name, but through a symlink in the run's scratch
+mkdir -p "$home/99999009"
+ln -s "$work" "$home/99999009/lnk"
+printf 'boot %s\nloop 0 %s\t\nmount 0 %s\t\ndir 0 %s\t\n' "$boot" \
+	"$home/99999009/lnk/img" "$home/99999009/lnk/mnt" \
+	"$home/99999009/lnk/victimdir" >"$home/99999009.journal"
+chmod 0600 "$home/99999009.journal"
 ln -s "$work/victim" "$home/99999007.journal.tmp"
 
 "./$test" -C >"$work/sweep2" 2>&1
@@ -189,6 +197,11 @@ ok $? "13 of 13 lines outside the rules refused ($refused)"
 grep -q "refused restore /sys/block/${vloop#/dev/}/queue/read_ahead_kb" "$work/sweep2" &&
 	grep -q "refused undelay mglru_selftest_99999006" "$work/sweep2"
 ok $? "the loop device's knob and table refused when acted on: not the run's"
+for what in loop mount dir; do
+	grep -q "cleanup: refused $what $home/99999009/lnk/.*: $home/99999009/lnk is a symlink" \
+		"$work/sweep2"
+	ok $? "a $what entry through a symlink in the run's scratch refused"
+done
 grep -q "cleanup: refused $home/99999007.journal.tmp: a symlink" "$work/sweep2" &&
 	[ -L "$home/99999007.journal.tmp" ]
 ok $? "a dead run's .tmp symlink refused and left alone"

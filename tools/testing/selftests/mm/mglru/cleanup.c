@@ -26,6 +26,7 @@
 #include <linux/loop.h>
 #include <sys/ioctl.h>
 #include <sys/mount.h>
+#include <sys/stat.h>
 #include <sys/swap.h>
 #include <sys/wait.h>
 
@@ -82,8 +83,10 @@ static int journal_sync(void)
 	static struct mglru_journal j;
 	int fd, len, ret = -1;
 
-	if (!journal[0])
-		return 0;
+	if (!journal[0]) {
+		ksft_print_msg("cleanup: no journal: mglru_cleanup_init() first\n");
+		return -1;
+	}
 	journal_view(&j);
 	if (!j.nr) {
 		if (unlink(journal) && errno != ENOENT)
@@ -135,8 +138,15 @@ int mglru_cleanup_push(enum mglru_res type, const char *path, const char *val,
 	memset(e, 0, sizeof(*e));
 	e->type = type;
 	e->id = id;
-	snprintf(e->path, sizeof(e->path), "%s", path ? path : "");
-	snprintf(e->val, sizeof(e->val), "%s", val ? val : "");
+	if (snprintf(e->path, sizeof(e->path), "%s", path ?: "") >=
+	    (int)sizeof(e->path) ||
+	    snprintf(e->val, sizeof(e->val), "%s", val ?: "") >=
+	    (int)sizeof(e->val)) {
+		mglru_restore_signals(&old);
+		ksft_print_msg("cleanup: %s %s: too long to journal\n",
+			       mglru_res_name(type), path ?: "");
+		return -1;
+	}
 	if (type != RES_PID) {
 		journal_view(&j);
 		why = mglru_entry_refusal(e, owner, &j);
@@ -226,11 +236,43 @@ static void release_pid(const struct mglru_entry *r, pid_t run)
 	ksft_print_msg("cleanup: pid %d did not exit\n", pid);
 }
 
+/*
+ * No component of r->path from MGLRU_HOME on is a symlink (a missing one
+ * ends the walk: there is nothing to act on). The rules keep dir, mount and
+ * loop entries in the run's scratch directory by name; this keeps them
+ * there on disk too, whatever is linked into it.
+ */
+static bool below_home(const struct mglru_entry *r)
+{
+	size_t n = strlen(MGLRU_HOME), end;
+	char buf[MGLRU_PATH_LEN];
+	struct stat st;
+
+	if (strncmp(r->path, MGLRU_HOME, n))
+		return false;
+	for (end = n; ; end++) {
+		if (r->path[end] && r->path[end] != '/')
+			continue;
+		snprintf(buf, sizeof(buf), "%.*s", (int)end, r->path);
+		if (lstat(buf, &st))
+			return true;
+		if (S_ISLNK(st.st_mode)) {
+			ksft_print_msg("cleanup: refused %s %s: %s is a symlink\n",
+				       mglru_res_name(r->type), r->path, buf);
+			return false;
+		}
+		if (!r->path[end])
+			return true;
+	}
+}
+
 static void release_mount(const struct mglru_entry *r, pid_t pid)
 {
 	const char *path = r->path;
 	int i;
 
+	if (!below_home(r))
+		return;
 	for (i = 0; i < 50; i++) {
 		if (!umount2(path, UMOUNT_NOFOLLOW) || errno == EINVAL ||
 		    errno == ENOENT)
@@ -253,7 +295,8 @@ static void release_loop(const struct mglru_entry *r, pid_t pid)
 	size_t i;
 	int fd, n;
 
-	if (glob("/sys/block/loop*/loop/backing_file", 0, NULL, &g))
+	if (!below_home(r) ||
+	    glob("/sys/block/loop*/loop/backing_file", 0, NULL, &g))
 		return;
 	for (i = 0; i < g.gl_pathc; i++) {
 		if (mglru_read_str(g.gl_pathv[i], file, sizeof(file)) ||
@@ -353,7 +396,8 @@ static void release_restore(const struct mglru_entry *r, pid_t pid)
 
 static void release_dir(const struct mglru_entry *r, pid_t pid)
 {
-	rmdir(r->path);
+	if (below_home(r))
+		rmdir(r->path);
 }
 
 static void release_swap(const struct mglru_entry *r, pid_t pid)
