@@ -13,11 +13,13 @@
 
 cd "$1/mm/mglru" || exit 1
 rc=0
+scratch=$(mktemp -d) || exit 1
+trap 'rm -rf "$scratch"' EXIT
 
-grep -v '^#' "$2/runner/selftests.txt" | grep '|' >/tmp/selftests
+grep -v '^#' "$2/runner/selftests.txt" | grep '|' >"$scratch/selftests"
 while IFS='|' read -r test _ _ overload; do
 	test=${test%% *}
-	echo "$overload" | tr ';' '\n' >/tmp/controls
+	echo "$overload" | tr ';' '\n' >"$scratch/controls"
 	while read -r control; do
 		modes=${control%%:*}
 		args=${control#*:}
@@ -36,6 +38,6 @@ while IFS='|' read -r test _ _ overload; do
 				rc=1
 			fi
 		done
-	done </tmp/controls
-done </tmp/selftests
+	done <"$scratch/controls"
+done <"$scratch/selftests"
 exit $rc
