@@ -11,7 +11,8 @@
 #      world-writable, a hard link, entries outside the rules, entries
 #      that reach outside through a symlink in the run's scratch, a .tmp
 #      symlink (a dead run's and the starting run's own), a lock symlink;
-#   3. the home itself with the wrong mode, owner, or as a symlink: SKIP.
+#   3. the home itself with the wrong mode, owner, or as a symlink: SKIP;
+#   4. a scenario that needs more memory than the machine has: SKIP.
 # Victims stand where each plant points: a hostname, the knobs, a cgroup
 # with a live process, a mount, a loop device, a dm target, files and
 # directories. None may change. One KTAP line per check.
@@ -247,6 +248,13 @@ for bad in mode owner symlink; do
 done
 [ -f "$work/fakehome/99999008.journal" ]
 ok $? "the journal in a symlinked home left alone"
+
+# 4. a scenario bigger than the machine skips before it sets anything up
+"./$test" -M 64G >"$work/big" 2>&1
+brc=$?
+why=$(grep -o 'SKIP.*' "$work/big" | head -n 1)
+[ $brc -eq 4 ] && grep -q "MiB missing" "$work/big" && ! grep -q "lru_gen/enabled =" "$work/big"
+ok $? "a 64G memcg: $why"
 
 intact "at the end"
 echo "1..$n"
