@@ -79,7 +79,7 @@ applied()
 		grep -q "^F:	$f\$" "$tmp/am/MAINTAINERS" || fail "MAINTAINERS does not list $f"
 	done
 	# every test program is described in the selftests' patch and the docs
-	lib=$(sed -n 's/^MGLRU_LIB := //p' "$selftests/Makefile")
+	lib=$(sed -n 's/^MGLRU_LIB [:+]= //p' "$selftests/Makefile" | tr '\n' ' ')
 	for c in "$selftests"/*.c; do
 		t=$(basename "$c" .c)
 		case " $lib " in *" $t.c "*) continue ;; esac
