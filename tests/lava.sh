@@ -284,14 +284,15 @@ cat >"$ksft/run_kselftest.sh" <<EOF
 args=\$KSELFTEST_READAHEAD_REFAULT_ARGS
 [ "\$*" = "--override-timeout 900 -t mm/mglru:readahead_refault" ] ||
 	{ echo "stub: arguments \$*"; exit 2; }
-[ "\$args" = "-m classic" ] || { echo "stub: KSELFTEST_READAHEAD_REFAULT_ARGS=\$args"; exit 2; }
+[ "\$args" = "-m mglru" ] || { echo "stub: KSELFTEST_READAHEAD_REFAULT_ARGS=\$args"; exit 2; }
 [ "\$KSFT_MACHINE_SLOW" = yes ] || { echo "stub: KSFT_MACHINE_SLOW=\$KSFT_MACHINE_SLOW"; exit 2; }
 cat "$SUITE_ROOT/tests/fixtures/pass/kselftest-readahead_refault.ktap"
 exit 1
 EOF
 chmod +x "$ksft/run_kselftest.sh"
-# a classic-mode readahead cell of whichever kernel the matrix names
-cell=$(find "$jobs" -name 'readahead_refault-classic-*+default.yaml' | head -n1)
+# the MGLRU readahead cell of the matrix's default kernel
+cell=$(find "$jobs" -name 'readahead_refault-mglru-*+default.yaml' | head -n1)
+[ -n "$cell" ] || { echo "FAIL: the matrix has no MGLRU readahead cell of a default kernel"; exit 1; }
 "$py" - "$testdef" "$cell" \
 	"$ksft" "$co" >"$tmp/run.sh" <<'PY'
 import sys, yaml
@@ -313,18 +314,18 @@ for step in td['run']['steps']:
     print(step)
 print('set +x\necho "<LAVA_SIGNAL_ENDRUN $TESTRUN_ID>"')
 PY
-want='readahead_refault_classic.mib_per_s --result pass --measurement 6 --units MiB/s
-readahead_refault_classic --result fail
+want='readahead_refault_mglru.mib_per_s --result pass --measurement 9000 --units MiB/s
+readahead_refault_mglru --result pass
 readahead_refault --result fail'
 for sh in sh bash; do
 	rm -f "$tmp/cases"
 	expect_rc 0 "the definition's steps under $sh -e, as LAVA's run.sh" "$sh" -e "$tmp/run.sh"
 	grep -q 'LAVA_SIGNAL_ENDRUN' "$tmp/out" ||
 		{ echo "FAIL: run.sh stopped early"; tail -n 5 "$tmp/out"; rc=1; }
-	# the fixture has both modes; the classic run reports its own points too
-	got=$(grep 'classic\|^readahead_refault ' "$tmp/cases" 2>/dev/null)
+	# the fixture has both modes; the MGLRU run reports its own points
+	got=$(grep 'mglru\|^readahead_refault ' "$tmp/cases" 2>/dev/null)
 	[ "$got" = "$want" ] ||
 		{ echo "FAIL: under $sh, reported:"; cat "$tmp/cases"; tail -n 5 "$tmp/out"; rc=1; }
-	[ -s "$co/mglru-readahead_refault-classic.ktap" ] || { echo "FAIL: no KTAP kept"; rc=1; }
+	[ -s "$co/mglru-readahead_refault-mglru.ktap" ] || { echo "FAIL: no KTAP kept"; rc=1; }
 done
 exit $rc
