@@ -11,7 +11,10 @@
 #   overlap   two runs at once, killed in both orders with SIGTERM and
 #             SIGKILL, leave every knob as it was (tests/guest-overlap.sh);
 #   security  the tests obey no file another user wrote and no journal
-#             outside its rules (tests/guest-security.sh).
+#             outside its rules (tests/guest-security.sh);
+#   debugfs   where debugfs is not mounted, readahead_refault sets its knob
+#             in a mount of its own and leaves it all as it was
+#             (tests/guest-debugfs.sh).
 #
 # usage: selftest-check.sh TREE BZIMAGE RESULTS_DIR
 
@@ -52,11 +55,12 @@ echo "selftest-check: kill campaign: $total kills, $leaks leaks" >&2
 # the first test of the table: its first kill time is well into its setup
 first=$(selftest_names | head -n 1)
 secs=$(selftest_field "$first" 2 | cut -d' ' -f1)
-for job in overlap security; do
+for job in overlap security debugfs; do
 	dir=$results/$job
 	case $job in
 	overlap) args="$first $secs" ;;
 	security) args=$first ;;
+	debugfs) args= ;;
 	esac
 	BOOT_TIMEOUT=${BOOT_TIMEOUT:-900} phase "$job" "$SUITE_ROOT/runner/vm.sh" run "$kernel" "$dir" \
 		"$(slow_env)sh $SUITE_ROOT/tests/guest-$job.sh $install $args" || rc=1
