@@ -12,19 +12,9 @@
 install=$1
 dbg=/sys/kernel/debug
 home=/run/mglru-selftest
+. "$(dirname "$0")/guest-state.sh"
 cd "$install/mm/mglru" || exit 1
-
 n=0 rc=0
-ok()	# ok COND_RC DESCRIPTION
-{
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		rc=1
-	fi
-}
 
 mountpoint -q $dbg || mount -t debugfs debugfs $dbg
 if [ ! -w $dbg/fault_around_bytes ]; then

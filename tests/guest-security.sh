@@ -21,20 +21,10 @@
 
 install=$1 test=${2:-aging_oom}
 home=/run/mglru-selftest
+. "$(dirname "$0")/guest-state.sh"
 cd "$install/mm/mglru" || exit 1
 work=$(mktemp -d) || exit 1
 n=0 rc=0
-
-ok()	# ok COND_RC DESCRIPTION
-{
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then
-		echo "ok $n $2"
-	else
-		echo "not ok $n $2"
-		rc=1
-	fi
-}
 
 knobs()
 {

@@ -4,6 +4,20 @@
 # guest, and must leave as it found it.
 # shellcheck shell=sh
 
+# ok COND_RC DESCRIPTION: KTAP line $n (counted here) for a check; a failed
+# check sets rc=1
+ok()
+{
+	n=$((n + 1))
+	if [ "$1" -eq 0 ]; then
+		echo "ok $n $2"
+	else
+		echo "not ok $n $2"
+		# shellcheck disable=SC2034 # the sourcing script's status
+		rc=1
+	fi
+}
+
 # snapshot: the knobs the tests set, and what they create: memcgs, mounts,
 # loop and dm devices, swap, zram devices, and files in the suite's home
 # (its lock stays)
