@@ -37,8 +37,9 @@ Objects
             a child test <point path>.<metric>, status DONE, with
             number {value, unit} (unit s, MiB, MiB/s or % from the name's
             suffix, none for counts); the rest stay in the point's misc.
-  issues,   a FAIL or FLAKY expectation is a KCIDB issue (the expectations
-  incidents file's reason as comment, id <origin>:expect:<file>:<point>,
+  issues,   a FAIL, FLAKY or INFO expectation is a KCIDB issue (the
+  incidents expectations file's reason as comment, id
+            <origin>:expect:<file>:<point>,
             version 0) and each test of that point an incident linking to
             it: present when the test failed, absent when it passed.
 
@@ -77,6 +78,8 @@ expectation is misc plus an incident of the point's issue)
   FLAKY                                PASS or FAIL  unexpected false,
                                                      incident present if
                                                      failed, absent if not
+  INFO (out of the gate on purpose)    the result    unexpected false,
+                                                     incident as FLAKY's
   key metric of a point                DONE          number
 """
 
@@ -309,7 +312,7 @@ class Document:
             child.pop('log_excerpt', None)
             child.pop('duration', None)
             self.tests.append(child)
-        if exp_status in ('FAIL', 'FLAKY') and status != 'SKIP':
+        if exp_status in ('FAIL', 'FLAKY', 'INFO') and status != 'SKIP':
             self.incident(t, point, exp_status, reason)
 
     def incident(self, test, point, exp, reason):

@@ -35,7 +35,8 @@ Options (and the environment variables that set their defaults):
   --login USER           auto-login user at "login:" ('' for none)
   --cmdline ARGS         extra kernel command line
 A row's kernel without ':' is a variant of KERNEL (runner/matrix.sh's
-rule). Exits 1 on a malformed matrix, with a one-line error.
+rule). LAVA records raw verdicts: no expectation applies, and no row checks
+an INFO point (tests/static.sh). Exits 1 on a malformed matrix, with a one-line error.
 """
 
 import argparse

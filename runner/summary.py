@@ -145,10 +145,15 @@ def median_metrics(all_metrics):
     return out
 
 
+KEYWORDS = ('FAIL', 'SKIP', 'FLAKY', 'INFO', 'PASS')
+
+
 def judge(verdict, exp, point, bad, skip_ok=False):
     """The status shown for a verdict against its expectation (None: PASS
     expected); unexpected failures and unexpected passes go to bad, and an
-    unexpected SKIP too unless skip_ok."""
+    unexpected SKIP too unless skip_ok. An INFO point never goes to bad."""
+    if exp and exp[0] == 'INFO':
+        return f'{verdict} (info)'
     if exp and exp[0] == 'FLAKY' and verdict in ('PASS', 'FAIL'):
         return f'{verdict} (known flaky)'
     if exp and exp[0] == verdict:
@@ -189,9 +194,11 @@ def kunit_rows(path, arch, expect, summary, rows, bad):
 
 
 def load_expectations(path):
-    """'<test point> FAIL|SKIP|FLAKY|PASS <reason>' per line; '#' starts a
-    comment. FLAKY (as in netdev CI's lists) accepts either verdict and
-    reports it. 'include <file>' (relative to this file) reads another
+    """'<test point> FAIL|SKIP|FLAKY|INFO|PASS <reason>' per line; '#'
+    starts a comment. FLAKY (as in netdev CI's lists) accepts either verdict
+    and reports it. INFO takes a point out of the gate on purpose: it runs
+    and reports its metrics, and no verdict of it fails the run; its reason
+    names the mechanism and the doc/ file with its numbers. 'include <file>' (relative to this file) reads another
     kernel's list first; a later line overrides it, PASS removes a point."""
     expect = {}
     if not path:
@@ -205,8 +212,8 @@ def load_expectations(path):
             if parts[0] == 'include' and len(parts) == 2:
                 expect.update(load_expectations(os.path.join(os.path.dirname(path), parts[1])))
                 continue
-            if len(parts) < 2 or parts[1] not in ('FAIL', 'SKIP', 'FLAKY', 'PASS'):
-                sys.exit(f'mglru: error: {path}:{n}: expected "<test> FAIL|SKIP|FLAKY|PASS <reason>"'
+            if len(parts) < 2 or parts[1] not in KEYWORDS:
+                sys.exit(f'mglru: error: {path}:{n}: expected "<test> {"|".join(KEYWORDS)} <reason>"'
                          ' or "include <file>"')
             if parts[1] == 'PASS':
                 expect.pop(parts[0], None)

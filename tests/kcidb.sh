@@ -87,6 +87,26 @@ assert [x["id"] for x in d["issues"]] == [i["issue_id"]], d["issues"]
 '
 expect_rc 0 "kcidb.py --check accepts it" "$py" runner/kcidb.py --check "$tmp/run.json"
 
+# the same failure out of the gate on purpose (INFO): reported as it is,
+# never unexpected, with its issue
+cp -r "$fx/kcidb-run" "$tmp/info"
+"$py" - "$tmp/info/summary.json" <<'PY' || rc=1
+import json, sys
+s = json.load(open(sys.argv[1]))
+e, = [e for e in s['kselftest'] if (e['test'], e['mode']) == ('dirty_throttle', 'classic')]
+e['expected'], e['expected_reason'] = 'INFO', 'the jiffy-bound throttle (doc/x.rst)'
+json.dump(s, open(sys.argv[1], 'w'))
+PY
+expect_rc 0 "a run with an INFO point converts" "$py" runner/kcidb.py "$tmp/info" -o "$tmp/info.json"
+check "an INFO point keeps its status, is not unexpected and has its issue" "$tmp/info.json" '
+c = t["kselftest.mm.mglru.dirty_throttle_classic"]
+assert c["status"] == "FAIL" and c["misc"]["expected"] == "INFO", c
+assert not c["misc"]["unexpected"], c
+i, = d["incidents"]
+assert i["test_id"] == c["id"] and i["present"], i
+assert d["issues"][0]["misc"]["expected"] == "INFO", d["issues"]
+'
+
 # kcidb-io rejects broken documents: a status it does not know, a test
 # without the build it belongs to (a required field)
 "$py" - "$tmp/run.json" "$tmp" <<'PY' || rc=1

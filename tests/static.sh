@@ -3,7 +3,8 @@
 #
 # Static checks: the tree's own checkpatch.pl --strict on the kernel patches
 # and on the suite's C sources, an SPDX line on every source file, the
-# kselftest config fragment's rule, the runner's scripts checked by
+# kselftest config fragment's rule, the default kernel's expectations
+# (every point gates or is INFO), the runner's scripts checked by
 # ShellCheck, and README.rst parsed by docutils.
 #
 # usage: static.sh KERNEL_TREE
@@ -45,6 +46,22 @@ frag=tools/testing/selftests/mm/mglru/config
 bad=$(grep -v '^$' "$frag" | grep -Ev '^CONFIG_[A-Z0-9_]+=[ym]$|^#' ;
       grep -E '^#.*is not set|^CONFIG_(HZ_|HZ=|PREEMPT)|_ENABLED=|_DEFAULT_ON=' "$frag")
 [ -z "$bad" ] || { echo "$frag: lines a CI kernel must not get:"; echo "$bad"; rc=1; }
+
+# The default kernel is the gate: each of its points passes, skips or is
+# INFO (out of the gate on purpose, its numbers in the doc/ file it names),
+# and the validation matrix checks no INFO point.
+def=$(awk '!/^#/ && NF { print $1; exit }' runner/kernels.txt)
+exp=expectations/$def-default.txt
+while read -r point reason; do
+	doc=$(grep -o 'doc/[A-Za-z0-9_.-]*\.rst' <<<"$reason" | head -n 1)
+	if [ -z "$doc" ] || [ ! -f "$doc" ]; then
+		echo "$exp: INFO $point names no doc/*.rst that exists"; rc=1
+	fi
+	if awk -v p="$point" '!/^#/ && NF { if ($1 "_" $2 == p) f = 1 } END { exit !f }' \
+	       expectations/matrix.txt; then
+		echo "expectations/matrix.txt: a row checks $point, INFO in $exp"; rc=1
+	fi
+done < <(awk '$2 == "INFO" { p = $1; $1 = $2 = ""; print p, $0 }' "$exp")
 
 shellcheck -x --source-path=SCRIPTDIR runner/*.sh tests/*.sh .ci/run || rc=1
 shellcheck -s sh lava/*.sh || rc=1

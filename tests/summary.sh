@@ -24,6 +24,13 @@ expect_rc 1 "an included list's failure fixed by PASS is no longer expected" \
 expect_rc 0 "a known-flaky failure passes the run" \
 	runner/summary.py "$tmp/run" --expect "$fx/expect-flaky.txt"
 grep -q 'known flaky' "$tmp/out" || { echo "FAIL: flaky result not reported"; rc=1; }
+expect_rc 0 "an INFO point's failure and pass both leave the run passing" \
+	runner/summary.py "$tmp/run" --expect "$fx/expect-info.txt"
+[ "$(grep -c '(info)' "$tmp/out")" = 2 ] || { echo "FAIL: INFO results not reported"; rc=1; }
+printf 'readahead_refault_classic LATER reason\n' >"$tmp/bad-keyword.txt"
+expect_rc 1 "an unknown keyword is an error" \
+	runner/summary.py "$tmp/run" --expect "$tmp/bad-keyword.txt"
+grep -q 'FAIL|SKIP|FLAKY|INFO|PASS' "$tmp/out" || { echo "FAIL: no keyword list"; rc=1; }
 
 python3 - "$tmp/run/summary.json" <<'PY' || rc=1
 import json, sys
