@@ -193,6 +193,12 @@ no folio is involved) and checks:
 
 Most cases also check that the helper left min_seq and max_seq alone.
 
+A second suite, mglru_evict (lib/tests/mglru_evict_kunit.c, included by
+the first), puts charged, unmapped page cache folios of its own on the
+root memcg's lruvec and checks that evict_folios() reports what it
+isolated and found dirty in sc->nr, from which shrink_node() throttles a
+memcg whose folios wait for writeback.
+
 The helpers are static and take struct scan_control, which only
 mm/vmscan.c defines, so the suite cannot be an object of its own. As
 mm/damon/core.c does for its tests, add CONFIG_MGLRU_KUNIT_TEST, which
@@ -377,8 +383,10 @@ series()
 	git apply "$SUITE_ROOT"/patches/hook/*.patch ||
 		die "series.sh: patches/hook does not apply to $src"
 	mkdir -p lib/tests
-	cp "$SUITE_ROOT/lib/tests/mglru_kunit.c" lib/tests/ || exit 1
-	maintainers_add lib/tests/mglru_kunit.c
+	for f in "$SUITE_ROOT"/lib/tests/mglru_*.c; do
+		cp "$f" lib/tests/ || exit 1
+		maintainers_add "lib/tests/${f##*/}"
+	done
 	commit msg_kunit
 
 	# as runner/tree.sh does

@@ -84,7 +84,7 @@ if [ "$role" = guest ] && [ -n "${VARIANT:-}" ] && [ "$VARIANT" != default ] &&
 fi
 
 mkdir -p lib/tests tools/testing/selftests/mm/mglru
-cp "$SUITE_ROOT/lib/tests/mglru_kunit.c" lib/tests/
+cp "$SUITE_ROOT"/lib/tests/mglru_*.c lib/tests/
 rsync -a --delete "$SUITE_ROOT/tools/testing/selftests/mm/mglru/" tools/testing/selftests/mm/mglru/
 grep -q '^TARGETS += mm/mglru$' tools/testing/selftests/Makefile ||
 	sed -i 's|^TARGETS += mm$|&\nTARGETS += mm/mglru|' tools/testing/selftests/Makefile

@@ -61,8 +61,10 @@ applied()
 {
 	local c f t tracked lib
 
-	cmp -s lib/tests/mglru_kunit.c "$tmp/am/lib/tests/mglru_kunit.c" ||
-		fail "lib/tests/mglru_kunit.c differs from the suite's"
+	for f in lib/tests/mglru_*.c; do
+		cmp -s "$f" "$tmp/am/$f" || fail "$f differs from the suite's"
+		grep -q "^F:	$f\$" "$tmp/am/MAINTAINERS" || fail "MAINTAINERS does not list $f"
+	done
 	tracked=$(git -C "$tmp/am" ls-files "$selftests" | sort)
 	for f in $tracked; do
 		cmp -s "$f" "$tmp/am/$f" || fail "$f differs from the suite's"
@@ -75,9 +77,7 @@ applied()
 	grep -q '^config MGLRU_KUNIT_TEST$' "$tmp/am/mm/Kconfig" || fail "no MGLRU_KUNIT_TEST in mm/Kconfig"
 	grep -q '^TARGETS += mm/mglru$' "$tmp/am/tools/testing/selftests/Makefile" ||
 		fail "mm/mglru is not a kselftest TARGET"
-	for f in lib/tests/mglru_kunit.c "$selftests/"; do
-		grep -q "^F:	$f\$" "$tmp/am/MAINTAINERS" || fail "MAINTAINERS does not list $f"
-	done
+	grep -q "^F:	$selftests/\$" "$tmp/am/MAINTAINERS" || fail "MAINTAINERS does not list $selftests/"
 	# every test program is described in the selftests' patch and the docs
 	lib=$(sed -n 's/^MGLRU_LIB [:+]= //p' "$selftests/Makefile" | tr '\n' ' ')
 	for c in "$selftests"/*.c; do

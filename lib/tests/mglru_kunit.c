@@ -559,3 +559,6 @@ static struct kunit_suite mglru_test_suite = {
 };
 
 kunit_test_suite(mglru_test_suite);
+
+/* the eviction mechanisms, on real folios */
+#include "mglru_evict_kunit.c"
