@@ -17,7 +17,7 @@
 #   ACCEL=auto        auto|kvm|tcg: auto uses KVM where kvm_intel or kvm_amd
 #                     serves /dev/kvm, else TCG
 #   JOBS, MEM, CPUS   build jobs, guest memory and vCPUs
-#   HZ=100            the guest kernel's tick: 100, 250 or 1000
+#   HZ=250            the guest kernel's tick: 100, 250 or 1000
 #   TESTS="a b"       run only these kselftests (see `make list`)
 #   REPEAT=N          run each kselftest N times (detection rates)
 #   LRU_MODE=mglru    run the kselftests in one LRU mode (mglru|classic; -m

@@ -105,7 +105,7 @@ pick_accel()
 
 # guest_hz: the guest kernel's tick, HZ=100, 250 or 1000 (default below).
 # The kselftest fragment sets no tick: a CI kernel keeps its own.
-GUEST_HZ_DEFAULT=100
+GUEST_HZ_DEFAULT=250
 guest_hz()
 {
 	case ${HZ:-$GUEST_HZ_DEFAULT} in
