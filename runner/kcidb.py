@@ -178,16 +178,6 @@ def kunit_excerpts(path):
     return out
 
 
-def guest_hz(config):
-    """The tick of a guest's .config (the runner's HZ=), or None."""
-    try:
-        with open(config) as f:
-            m = re.search(r'^CONFIG_HZ=(\d+)$', f.read(), re.M)
-    except OSError:
-        return None
-    return m.group(1) if m else None
-
-
 def compiler_of(path):
     """The compiler of the 'Linux version' banner in a console log."""
     try:
@@ -354,7 +344,7 @@ class Document:
         compiler = next(filter(None, (compiler_of(os.path.join(self.res, n, 'console.log'))
                                       for n in consoles)), None)
         sha = self.kernel.get('config_sha1')
-        hz = guest_hz(os.path.join(self.res, 'guest.config'))
+        hz = self.kernel.get('hz')
         bid = self.build(checkout_id, 'guest', 'x86_64',
                          'allnoconfig + configs/vng-guest-x86_64.config + '
                          'tools/testing/selftests/mm/mglru/config' +

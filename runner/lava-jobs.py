@@ -56,8 +56,7 @@ PLACEHOLDER = 'https://lab.invalid/mglru'
 # and a root: the kselftests use the cgroup v2 memory controller at
 # /sys/fs/cgroup (virtme-ng's init mounts cgroup2 there; under systemd,
 # the unified hierarchy, and no v1 hierarchy may hold the memory controller).
-# MGLRU itself needs nothing: the guest config has CONFIG_LRU_GEN_ENABLED=y
-# and each test switches lru_gen/enabled itself.
+# MGLRU itself needs nothing: each test switches lru_gen/enabled itself.
 CMDLINE = ('console=ttyS0,115200 root=/dev/vda rw rootwait '
            'systemd.unified_cgroup_hierarchy=1 cgroup_no_v1=all')
 

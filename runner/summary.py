@@ -242,7 +242,11 @@ def main():
             summary['kernel']['uname'] = f.read().strip()
     if args.config and os.path.exists(args.config):
         with open(args.config, 'rb') as f:
-            summary['kernel']['config_sha1'] = hashlib.sha1(f.read()).hexdigest()
+            config = f.read()
+        summary['kernel']['config_sha1'] = hashlib.sha1(config).hexdigest()
+        hz = re.search(rb'^CONFIG_HZ=(\d+)$', config, re.M)
+        if hz:
+            summary['kernel']['hz'] = int(hz.group(1))
     if os.path.exists(os.path.join(res, 'accel')):
         with open(os.path.join(res, 'accel')) as f:
             summary['accelerator'] = f.read().strip()

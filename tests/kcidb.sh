@@ -64,6 +64,7 @@ assert len(d["checkouts"]) == 1 and d["checkouts"][0]["tree_name"] == "debian-7.
 b = {x["id"].rsplit(":", 1)[1]: x for x in d["builds"]}
 assert b["kunit-um"]["architecture"] == "um" and b["guest"]["architecture"] == "x86_64", b
 assert all(x["status"] == "PASS" for x in b.values()), b
+assert not b["guest"]["config_name"].endswith("_250"), b["guest"]
 assert len(set(x["id"] for x in d["tests"])) == len(d["tests"])
 assert set(x["build_id"] for x in d["tests"]) == set(x["id"] for x in d["builds"])
 k = [x for x in d["tests"] if x["path"].startswith("kunit.mglru.")]
@@ -86,6 +87,20 @@ assert i["test_id"] == c["id"] and i["present"], i
 assert [x["id"] for x in d["issues"]] == [i["issue_id"]], d["issues"]
 '
 expect_rc 0 "kcidb.py --check accepts it" "$py" runner/kcidb.py --check "$tmp/run.json"
+
+# a guest whose summary has its tick (summary.py reads it from guest.config)
+cp -r "$fx/kcidb-run" "$tmp/hz"
+"$py" - "$tmp/hz/summary.json" <<'PY' || rc=1
+import json, sys
+s = json.load(open(sys.argv[1]))
+s['kernel']['hz'] = 250
+json.dump(s, open(sys.argv[1], 'w'))
+PY
+expect_rc 0 "a run with its guest's tick converts" "$py" runner/kcidb.py "$tmp/hz" -o "$tmp/hz.json"
+check "the guest build's config_name says its tick" "$tmp/hz.json" '
+g, = [x for x in d["builds"] if x["id"].endswith(":guest")]
+assert g["config_name"].endswith(" + CONFIG_HZ_250"), g
+'
 
 # the same failure out of the gate on purpose (INFO): reported as it is,
 # never unexpected, with its issue

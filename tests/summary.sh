@@ -32,9 +32,13 @@ expect_rc 1 "an unknown keyword is an error" \
 	runner/summary.py "$tmp/run" --expect "$tmp/bad-keyword.txt"
 grep -q 'FAIL|SKIP|FLAKY|INFO|PASS' "$tmp/out" || { echo "FAIL: no keyword list"; rc=1; }
 
+printf 'CONFIG_MMU=y\nCONFIG_HZ_1000=y\nCONFIG_HZ=1000\n' >"$tmp/guest.config"
+expect_rc 0 "a run with its guest's config" runner/summary.py "$tmp/run" \
+	--expect "$fx/expect-classic-fails.txt" --config "$tmp/guest.config"
 python3 - "$tmp/run/summary.json" <<'PY' || rc=1
 import json, sys
 s = json.load(open(sys.argv[1]))
+assert s['kernel']['hz'] == 1000 and len(s['kernel']['config_sha1']) == 40, s['kernel']
 m = {(t['test'], t['mode']): t for t in s['kselftest']}
 assert m[('readahead_refault', 'classic')]['metrics']['refault_file'] == 423312, m
 assert m[('readahead_refault', 'mglru')]['verdict'] == 'PASS', m
