@@ -197,7 +197,9 @@ A second suite, mglru_evict (lib/tests/mglru_evict_kunit.c, included by
 the first), puts charged, unmapped page cache folios of its own on the
 root memcg's lruvec and checks that evict_folios() reports what it
 isolated and found dirty in sc->nr, from which shrink_node() throttles a
-memcg whose folios wait for writeback.
+memcg whose folios wait for writeback, and that isolate_folios() at
+swappiness 1 stays on a file type it scanned, even when every folio it
+scanned was protected, instead of turning to anon.
 
 The helpers are static and take struct scan_control, which only
 mm/vmscan.c defines, so the suite cannot be an object of its own. As

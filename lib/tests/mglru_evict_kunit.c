@@ -11,10 +11,19 @@
  *   loop and dirty folio handling", v6). Without it a memcg writing to a
  *   slow device is OOM-killed instead of throttled.
  *
- * The folios are the test's own: page cache folios with no mapping, added
- * to the root memcg's lruvec as any file folio is. Reclaim finds them dirty
- * with nothing to write them and puts them back. The cases need MGLRU on
- * and turn it on for their duration if it is off.
+ * - which type reclaim isolates (swappiness_sweep): isolate_folios() turns
+ *   to the other type only when scan_folios() scanned nothing of the type
+ *   it chose, not when it scanned folios and kept them all ("mm/mglru:
+ *   Avoid falling back to another type when scan_folios() leaves no
+ *   remaining pages", Barry Song, on the same v6 thread). Otherwise a file
+ *   type whose oldest folios are all protected hands reclaim to anon at
+ *   swappiness 1.
+ *
+ * The folios are the test's own, with no mapping, added to the root memcg's
+ * lruvec as any folio is: page cache folios, and anon ones (swap-backed).
+ * Reclaim finds the dirty ones with nothing to write them and puts them
+ * back. The cases need MGLRU on and turn it on for their duration if it is
+ * off.
  *
  * Included by mglru_kunit.c, inside mm/vmscan.c's CONFIG_LRU_GEN section.
  */
@@ -48,8 +57,9 @@ static void mglru_folios_put(void *arg)
 /*
  * Age @lruvec until its file type has a generation to evict besides the
  * MIN_NR_GENS youngest, where a new clean file folio lands in the oldest.
+ * With @swappiness 0 the anon type is not kept: use 1 where it matters.
  */
-static void mglru_age_file(struct lruvec *lruvec)
+static void mglru_age_file(struct lruvec *lruvec, int swappiness)
 {
 	struct reclaim_state rs = {};
 	int i;
@@ -57,8 +67,77 @@ static void mglru_age_file(struct lruvec *lruvec)
 	set_task_reclaim_state(current, &rs);
 	for (i = 0; i < MIN_NR_GENS &&
 	     get_nr_gens(lruvec, LRU_GEN_FILE) <= MIN_NR_GENS; i++)
-		try_to_inc_max_seq(lruvec, READ_ONCE(lruvec->lrugen.max_seq), 0, true);
+		try_to_inc_max_seq(lruvec, READ_ONCE(lruvec->lrugen.max_seq),
+				   swappiness, true);
 	set_task_reclaim_state(current, NULL);
+}
+
+static void mglru_lru_gen_on(struct kunit *test)
+{
+	if (lru_gen_enabled())
+		return;
+	lru_gen_change_state(true);
+	KUNIT_ASSERT_EQ(test, 0,
+			kunit_add_action_or_reset(test, mglru_lru_gen_off, NULL));
+}
+
+/*
+ * MGLRU_NR_FOLIOS folios of the test's own, charged as page cache is (an
+ * uncharged folio on a memcg lruvec makes folio_lruvec_lock() retry
+ * forever): swap-backed if @anon, dirty if @dirty.
+ */
+static struct mglru_folios *mglru_folios_alloc(struct kunit *test, bool anon,
+					       bool dirty)
+{
+	struct mglru_folios *f;
+	int i;
+
+	f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, f);
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action(test, mglru_folios_put, f));
+
+	for (i = 0; i < MGLRU_NR_FOLIOS; i++) {
+		f->folio[i] = folio_alloc(GFP_KERNEL, 0);
+		KUNIT_ASSERT_NOT_NULL(test, f->folio[i]);
+		KUNIT_ASSERT_EQ(test, 0, mem_cgroup_charge(f->folio[i], NULL, GFP_KERNEL));
+		if (anon)
+			__folio_set_swapbacked(f->folio[i]);
+		if (dirty)
+			folio_set_dirty(f->folio[i]);
+	}
+	f->lruvec = folio_lruvec(f->folio[0]);
+	return f;
+}
+
+static void mglru_folios_add(struct mglru_folios *f)
+{
+	int i;
+
+	/* this CPU's LRU batch, drained on this CPU */
+	migrate_disable();
+	for (i = 0; i < MGLRU_NR_FOLIOS; i++)
+		folio_add_lru(f->folio[i]);
+	lru_add_drain();
+	migrate_enable();
+}
+
+/* Skip the case unless all of @f is in the oldest generation of @type. */
+static void mglru_folios_in_oldest(struct kunit *test, struct mglru_folios *f,
+				   int type)
+{
+	struct lru_gen_folio *lrugen = &f->lruvec->lrugen;
+	int i, oldest;
+
+	if (get_nr_gens(f->lruvec, type) == MIN_NR_GENS)
+		kunit_skip(test, "the lruvec has no %s generation to evict",
+			   type == LRU_GEN_FILE ? "file" : "anon");
+	oldest = lru_gen_from_seq(READ_ONCE(lrugen->min_seq[type]));
+	for (i = 0; i < MGLRU_NR_FOLIOS; i++) {
+		if (!folio_test_lru(f->folio[i]) ||
+		    folio_lru_gen(f->folio[i]) != oldest)
+			kunit_skip(test, "%s folio %d is not in the oldest generation",
+				   type == LRU_GEN_FILE ? "file" : "anon", i);
+	}
 }
 
 /*
@@ -69,36 +148,11 @@ static void mglru_age_file(struct lruvec *lruvec)
 static struct mglru_folios *mglru_folios_init(struct kunit *test, bool dirty)
 {
 	struct mglru_folios *f;
-	struct lru_gen_folio *lrugen;
-	int i, oldest;
 
-	if (!lru_gen_enabled()) {
-		lru_gen_change_state(true);
-		KUNIT_ASSERT_EQ(test, 0,
-				kunit_add_action_or_reset(test, mglru_lru_gen_off, NULL));
-	}
-	f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, f);
-	KUNIT_ASSERT_EQ(test, 0, kunit_add_action(test, mglru_folios_put, f));
-
-	for (i = 0; i < MGLRU_NR_FOLIOS; i++) {
-		f->folio[i] = folio_alloc(GFP_KERNEL, 0);
-		KUNIT_ASSERT_NOT_NULL(test, f->folio[i]);
-		/* charged, as page cache is, or no lruvec lock matches it */
-		KUNIT_ASSERT_EQ(test, 0, mem_cgroup_charge(f->folio[i], NULL, GFP_KERNEL));
-		if (dirty)
-			folio_set_dirty(f->folio[i]);
-	}
-	f->lruvec = folio_lruvec(f->folio[0]);
-	lrugen = &f->lruvec->lrugen;
-	mglru_age_file(f->lruvec);
-
-	/* this CPU's LRU batch, drained on this CPU */
-	migrate_disable();
-	for (i = 0; i < MGLRU_NR_FOLIOS; i++)
-		folio_add_lru(f->folio[i]);
-	lru_add_drain();
-	migrate_enable();
+	mglru_lru_gen_on(test);
+	f = mglru_folios_alloc(test, false, dirty);
+	mglru_age_file(f->lruvec, 0);
+	mglru_folios_add(f);
 
 	/*
 	 * Before 7.2 a clean file folio lands one generation above the oldest
@@ -110,14 +164,7 @@ static struct mglru_folios *mglru_folios_init(struct kunit *test, bool dirty)
 	spin_unlock_irq(&f->lruvec->lru_lock);
 	rcu_read_unlock();
 
-	if (get_nr_gens(f->lruvec, LRU_GEN_FILE) == MIN_NR_GENS)
-		kunit_skip(test, "the lruvec has no file generation to evict");
-	oldest = lru_gen_from_seq(READ_ONCE(lrugen->min_seq[LRU_GEN_FILE]));
-	for (i = 0; i < MGLRU_NR_FOLIOS; i++) {
-		if (!folio_test_lru(f->folio[i]) ||
-		    folio_lru_gen(f->folio[i]) != oldest)
-			kunit_skip(test, "folio %d is not in the oldest file generation", i);
-	}
+	mglru_folios_in_oldest(test, f, LRU_GEN_FILE);
 	return f;
 }
 
@@ -174,9 +221,111 @@ static void mglru_test_evict_counts_clean(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sc.nr.dirty, 0);
 }
 
+/* isolate_folios() with this signature came with the series (7.2) */
+#ifdef for_each_evictable_type
+/*
+ * A file folio read over and over through a file descriptor: its refs
+ * saturated and PG_workingset set, which sort_folio() protects (moves to
+ * the next generation) instead of isolating.
+ */
+static void mglru_folio_read_often(struct kunit *test, struct folio *folio)
+{
+	int i;
+
+	for (i = 0; i < 64 && !folio_test_workingset(folio); i++)
+		folio_mark_accessed(folio);
+	if (!folio_test_workingset(folio))
+		kunit_skip(test, "folio_mark_accessed() did not set PG_workingset");
+}
+
+/* The folios of the oldest generation of @type, all zones. */
+static size_t mglru_oldest_count(struct lruvec *lruvec, int type)
+{
+	struct lru_gen_folio *lrugen = &lruvec->lrugen;
+	int zone, gen = lru_gen_from_seq(lrugen->min_seq[type]);
+	size_t n = 0;
+
+	for (zone = 0; zone < MAX_NR_ZONES; zone++)
+		n += list_count_nodes(&lrugen->folios[gen][type][zone]);
+	return n;
+}
+
+/*
+ * At swappiness 1 get_type_to_scan() picks file. The oldest file
+ * generation holds only protected folios, so scan_folios() scans them all
+ * and isolates none; anon folios wait in the oldest anon generation.
+ * isolate_folios() must stay on file: it scanned something.
+ */
+static void mglru_test_isolate_keeps_scanned_type(struct kunit *test)
+{
+	struct scan_control sc = {
+		.gfp_mask = GFP_KERNEL,
+		.may_unmap = 1,
+		.may_swap = 1,
+		.reclaim_idx = MAX_NR_ZONES - 1,
+	};
+	struct mglru_folios *anon, *file;
+	struct folio *folio, *next;
+	struct lruvec *lruvec;
+	int i, scanned, isolated = 0, type = -1, type_scanned = 0;
+	int nr_anon = 0;
+	size_t others;
+	LIST_HEAD(list);
+
+	mglru_lru_gen_on(test);
+	anon = mglru_folios_alloc(test, true, false);
+	file = mglru_folios_alloc(test, false, false);
+	lruvec = anon->lruvec;
+	KUNIT_ASSERT_PTR_EQ(test, lruvec, file->lruvec);
+
+	/* a new anon folio lands one below the youngest: age it to the oldest */
+	mglru_folios_add(anon);
+	for (i = 0; i < MIN_NR_GENS; i++) {
+		struct reclaim_state rs = {};
+
+		set_task_reclaim_state(current, &rs);
+		try_to_inc_max_seq(lruvec, READ_ONCE(lruvec->lrugen.max_seq), 1, true);
+		set_task_reclaim_state(current, NULL);
+	}
+	mglru_age_file(lruvec, 1);
+	mglru_folios_add(file);
+	for (i = 0; i < MGLRU_NR_FOLIOS; i++)
+		mglru_folio_read_often(test, file->folio[i]);
+
+	mglru_folios_in_oldest(test, anon, LRU_GEN_ANON);
+	mglru_folios_in_oldest(test, file, LRU_GEN_FILE);
+
+	rcu_read_lock();
+	spin_lock_irq(&lruvec->lru_lock);
+	others = mglru_oldest_count(lruvec, LRU_GEN_FILE) - MGLRU_NR_FOLIOS;
+	if (!others)
+		scanned = isolate_folios(MAX_LRU_BATCH, lruvec, &sc, 1, &list,
+					 &isolated, &type, &type_scanned);
+	spin_unlock_irq(&lruvec->lru_lock);
+	rcu_read_unlock();
+
+	list_for_each_entry_safe(folio, next, &list, lru) {
+		nr_anon += !folio_is_file_lru(folio);
+		list_del(&folio->lru);
+		folio_putback_lru(folio);
+	}
+	if (others)
+		kunit_skip(test, "%zu other folios in the oldest file generation", others);
+
+	KUNIT_ASSERT_GE_MSG(test, scanned, MGLRU_NR_FOLIOS,
+			    "the protected file folios were not scanned");
+	KUNIT_EXPECT_EQ_MSG(test, nr_anon, 0,
+			    "isolate_folios() turned to anon after scanning file");
+	KUNIT_EXPECT_EQ(test, isolated, 0);
+}
+#endif
+
 static struct kunit_case mglru_evict_test_cases[] = {
 	KUNIT_CASE(mglru_test_evict_counts_dirty),
 	KUNIT_CASE(mglru_test_evict_counts_clean),
+#ifdef for_each_evictable_type
+	KUNIT_CASE(mglru_test_isolate_keeps_scanned_type),
+#endif
 	{}
 };
 
