@@ -9,10 +9,12 @@
 # The mutants are written against the code they break: patches/mutants/
 # upstream/ for trees that carry the helpers (7.2, 7.3, mm-new) and
 # patches/mutants/<port>/ for a tree that got them from the suite's port.
-# A mutant whose "Requires: <line>" lines name code the tree lacks (lines
-# that must follow each other; 7.2 has no anon-only early return in
-# get_nr_to_scan()) is reported as not applicable; any other mutant that
-# does not apply is an error.
+# A mutant that changes a file the tree lacks (the page-fault fix is in
+# mm/folio.c on 7.3, mm/swap.c on 7.2), or whose "Requires: <line>" lines
+# name code the tree lacks (lines that must follow each other; 7.2 has no
+# anon-only early return in get_nr_to_scan()), is reported as not
+# applicable; any other mutant that does not apply is an error. Every file
+# the mutants change is put back afterwards.
 #
 # MUTANTS="01 05" runs only the mutants whose names start with these.
 
@@ -38,14 +40,35 @@ baseline=$("$cases" "$LOGDIR/baseline/kunit-um.json" 2>/dev/null | awk '$2 == "P
 note "baseline: $(echo "$baseline" | wc -l) cases pass$("$cases" "$LOGDIR/baseline/kunit-um.json" |
 	awk '$2 != "PASS" { printf ", %s %s", $1, $2 }')"
 
-saved=$(mktemp)
-cp -p "$tree/mm/vmscan.c" "$saved"
-trap 'cp "$saved" "$tree/mm/vmscan.c"; rm -f "$saved"' EXIT
-
 port=$(sed -n 's|^applied=.*patches/\(port-[^/ ]*\)/.*|\1|p' "$tree/.mglru-suite")
 set=$SUITE_ROOT/patches/mutants/${port:-upstream}
 [ -d "$set" ] || die "no mutants for this tree: $set missing"
 note "mutants: ${set#"$SUITE_ROOT"/}"
+
+# targets PATCH: the files PATCH changes
+targets()
+{
+	sed -n 's|^+++ b/\([^[:space:]]*\).*|\1|p' "$1" | sort -u
+}
+
+# Every file a mutant changes that the tree has is saved here, and put back
+# before each mutant and when this script exits, however it exits.
+saved=$LOGDIR/unmutated
+rm -rf "$saved"
+files=$(for p in "$set"/*.patch; do targets "$p"; done | sort -u)
+for f in $files; do
+	[ -f "$tree/$f" ] || continue
+	mkdir -p "$saved/$(dirname "$f")" && cp -p "$tree/$f" "$saved/$f" ||
+		die "cannot save $f"
+done
+restore()
+{
+	local f
+	for f in $files; do
+		[ -f "$saved/$f" ] && cp "$saved/$f" "$tree/$f"
+	done
+}
+trap restore EXIT
 
 # has_lines LINES FILE: FILE has LINES, one after the other (each compared
 # without its indentation)
@@ -64,10 +87,19 @@ for p in "$set"/*.patch; do
 	if [ -n "${MUTANTS:-}" ]; then
 		echo " $MUTANTS " | grep -q " ${name%%-*} " || continue
 	fi
-	cp "$saved" "$tree/mm/vmscan.c"
+	restore
+	mine=$(targets "$p")
+	lacks=
+	for f in $mine; do
+		[ -f "$saved/$f" ] || lacks="$lacks $f"
+	done
 	req=$(sed -n 's/^Requires: //p' "$p")
-	if [ -n "$req" ] && ! has_lines "$req" "$saved"; then
-		printf '[%(%T)T] %-8s %s (the tree lacks: %s)\n' -1 "n/a" "$name" "${req//$'\n'/ | }" >&2
+	if [ -z "$lacks" ] && [ -n "$req" ] &&
+	   ! has_lines "$req" <(for f in $mine; do cat "$saved/$f"; done); then
+		lacks=" ${req//$'\n'/ | }"
+	fi
+	if [ -n "$lacks" ]; then
+		printf '[%(%T)T] %-8s %s (the tree lacks:%s)\n' -1 "n/a" "$name" "$lacks" >&2
 		na=$((na + 1))
 		continue
 	fi

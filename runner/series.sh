@@ -199,7 +199,10 @@ root memcg's lruvec and checks that evict_folios() reports what it
 isolated and found dirty in sc->nr, from which shrink_node() throttles a
 memcg whose folios wait for writeback, and that isolate_folios() at
 swappiness 1 stays on a file type it scanned, even when every folio it
-scanned was protected, instead of turning to anon.
+scanned was protected, instead of turning to anon. A third,
+mglru_place (lib/tests/mglru_place_kunit.c), checks that a clean folio
+added in a page fault lands in the second oldest generation and a
+refaulted workingset one in the youngest.
 
 The helpers are static and take struct scan_control, which only
 mm/vmscan.c defines, so the suite cannot be an object of its own. As

@@ -560,5 +560,6 @@ static struct kunit_suite mglru_test_suite = {
 
 kunit_test_suite(mglru_test_suite);
 
-/* the eviction mechanisms, on real folios */
+/* the eviction and placement mechanisms, on real folios */
 #include "mglru_evict_kunit.c"
+#include "mglru_place_kunit.c"
