@@ -58,8 +58,9 @@ rm -rf "$saved"
 files=$(for p in "$set"/*.patch; do targets "$p"; done | sort -u)
 for f in $files; do
 	[ -f "$tree/$f" ] || continue
-	mkdir -p "$saved/$(dirname "$f")" && cp -p "$tree/$f" "$saved/$f" ||
+	if ! mkdir -p "$saved/$(dirname "$f")" || ! cp -p "$tree/$f" "$saved/$f"; then
 		die "cannot save $f"
+	fi
 done
 restore()
 {

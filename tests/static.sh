@@ -52,6 +52,8 @@ bad=$(grep -v '^$' "$frag" | grep -Ev '^CONFIG_[A-Z0-9_]+=[ym]$|^#' ;
 # and the validation matrix checks no INFO point.
 def=$(awk '!/^#/ && NF { print $1; exit }' runner/kernels.txt)
 exp=expectations/$def-default.txt
+bad=$(awk '!/^#/ && ($2 == "FAIL" || $2 == "FLAKY") { print "  " $1, $2 }' "$exp")
+[ -z "$bad" ] || { echo "$exp: points that do not gate:"; echo "$bad"; rc=1; }
 while read -r point reason; do
 	doc=$(grep -o 'doc/[A-Za-z0-9_.-]*\.rst' <<<"$reason" | head -n 1)
 	if [ -z "$doc" ] || [ ! -f "$doc" ]; then
@@ -66,8 +68,10 @@ done < <(awk '$2 == "INFO" { p = $1; $1 = $2 = ""; print p, $0 }' "$exp")
 shellcheck -x --source-path=SCRIPTDIR runner/*.sh tests/*.sh .ci/run || rc=1
 shellcheck -s sh lava/*.sh || rc=1
 
-# README.rst is reStructuredText, as kernel docs are: it must parse cleanly
+# README.rst and doc/ are reStructuredText, as kernel docs are: they must
+# parse cleanly
 python3 -c 'import docutils.core, sys
-docutils.core.publish_string(open("README.rst").read(), writer_name="null",
-	settings_overrides={"report_level": 2, "halt_level": 2})' || rc=1
+for f in sys.argv[1:]:
+	docutils.core.publish_string(open(f).read(), source_path=f, writer_name="null",
+		settings_overrides={"report_level": 2, "halt_level": 2})' README.rst doc/*.rst || rc=1
 exit $rc
