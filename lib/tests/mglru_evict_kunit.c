@@ -19,6 +19,14 @@
  *   type whose oldest folios are all protected hands reclaim to anon at
  *   swappiness 1.
  *
+ * - whether the shrink loop evicts after it asked for aging (aging_oom):
+ *   try_to_shrink_lruvec() goes on to evict_folios() in the pass in which
+ *   should_run_aging() wanted a new generation, whatever the aging attempt
+ *   gave ("mm/mglru: don't abort scan immediately right after aging", on
+ *   the same series). Before it the pass stopped there, and a reclaimer
+ *   whose attempt lost the race with another one reclaimed nothing, until
+ *   the memcg OOM-killed a task with evictable file folios left.
+ *
  * The folios are the test's own, with no mapping, added to the root memcg's
  * lruvec as any folio is: page cache folios, and anon ones (swap-backed).
  * Reclaim finds the dirty ones with nothing to write them and puts them
@@ -54,22 +62,38 @@ static void mglru_folios_put(void *arg)
 	}
 }
 
-/*
- * Age @lruvec until its file type has a generation to evict besides the
- * MIN_NR_GENS youngest, where a new clean file folio lands in the oldest.
- * With @swappiness 0 the anon type is not kept: use 1 where it matters.
- */
-static void mglru_age_file(struct lruvec *lruvec, int swappiness)
+/* One aging step of @lruvec, as reclaim takes it. */
+static void mglru_age_once(struct lruvec *lruvec, int swappiness)
 {
 	struct reclaim_state rs = {};
-	int i;
 
 	set_task_reclaim_state(current, &rs);
-	for (i = 0; i < MIN_NR_GENS &&
-	     get_nr_gens(lruvec, LRU_GEN_FILE) <= MIN_NR_GENS; i++)
-		try_to_inc_max_seq(lruvec, READ_ONCE(lruvec->lrugen.max_seq),
-				   swappiness, true);
+	try_to_inc_max_seq(lruvec, READ_ONCE(lruvec->lrugen.max_seq), swappiness, true);
 	set_task_reclaim_state(current, NULL);
+}
+
+/*
+ * Age @lruvec until its file type has @nr_gens generations, and return how
+ * many it has. With @swappiness 0 the anon type is not kept: use 1 where it
+ * matters.
+ */
+static int mglru_age_file(struct lruvec *lruvec, int nr_gens, int swappiness)
+{
+	int i;
+
+	for (i = 0; i < MAX_NR_GENS && get_nr_gens(lruvec, LRU_GEN_FILE) < nr_gens; i++)
+		mglru_age_once(lruvec, swappiness);
+	return get_nr_gens(lruvec, LRU_GEN_FILE);
+}
+
+/* Let min_seq pass the oldest generations that hold no folio. */
+static void mglru_drop_empty_gens(struct lruvec *lruvec)
+{
+	rcu_read_lock();
+	spin_lock_irq(&lruvec->lru_lock);
+	try_to_inc_min_seq(lruvec, 0);
+	spin_unlock_irq(&lruvec->lru_lock);
+	rcu_read_unlock();
 }
 
 static void mglru_lru_gen_on(struct kunit *test)
@@ -151,18 +175,15 @@ static struct mglru_folios *mglru_folios_init(struct kunit *test, bool dirty)
 
 	mglru_lru_gen_on(test);
 	f = mglru_folios_alloc(test, false, dirty);
-	mglru_age_file(f->lruvec, 0);
+	/* a generation to evict besides the MIN_NR_GENS youngest */
+	mglru_age_file(f->lruvec, MIN_NR_GENS + 1, 0);
 	mglru_folios_add(f);
 
 	/*
 	 * Before 7.2 a clean file folio lands one generation above the oldest
 	 * of four: let the oldest go if nothing else is in it.
 	 */
-	rcu_read_lock();
-	spin_lock_irq(&f->lruvec->lru_lock);
-	try_to_inc_min_seq(f->lruvec, 0);
-	spin_unlock_irq(&f->lruvec->lru_lock);
-	rcu_read_unlock();
+	mglru_drop_empty_gens(f->lruvec);
 
 	mglru_folios_in_oldest(test, f, LRU_GEN_FILE);
 	return f;
@@ -204,6 +225,53 @@ static void mglru_test_evict_counts_dirty(struct kunit *test)
 	KUNIT_EXPECT_GE_MSG(test, sc.nr.dirty, MGLRU_NR_FOLIOS,
 			    "sc->nr.dirty: evict_folios() did not report the dirty folios");
 	KUNIT_EXPECT_LE(test, sc.nr.dirty, sc.nr.taken);
+}
+
+/*
+ * The file type has one generation to evict besides the MIN_NR_GENS
+ * youngest, so below DEF_PRIORITY should_run_aging() asks for aging while
+ * eviction is still possible. The pass must age, and evict the oldest
+ * generation's folios.
+ */
+static void mglru_test_shrink_evicts_after_aging(struct kunit *test)
+{
+	struct scan_control sc = { .priority = 0 };
+	struct mglru_folios *f;
+	unsigned long max_seq;
+	int i;
+
+	mglru_lru_gen_on(test);
+	f = mglru_folios_alloc(test, false, false);
+
+	/*
+	 * Evict the oldest generations until MIN_NR_GENS + 1 are left, or
+	 * fewer, then age: the test's folios land in the oldest, the only one
+	 * that can be evicted.
+	 */
+	for (i = 0; i < 4 * MAX_NR_GENS &&
+	     get_nr_gens(f->lruvec, LRU_GEN_FILE) > MIN_NR_GENS + 1; i++) {
+		struct scan_control pass = { .nr_to_reclaim = MAX_LRU_BATCH };
+
+		mglru_drop_empty_gens(f->lruvec);
+		if (get_nr_gens(f->lruvec, LRU_GEN_FILE) > MIN_NR_GENS + 1)
+			mglru_shrink_file(test, f, &pass);
+	}
+	mglru_age_file(f->lruvec, MIN_NR_GENS + 1, 0);
+	mglru_folios_add(f);
+	mglru_folios_in_oldest(test, f, LRU_GEN_FILE);
+
+	max_seq = READ_ONCE(f->lruvec->lrugen.max_seq);
+	if (!should_run_aging(f->lruvec, max_seq, &sc, get_swappiness(f->lruvec, &sc)))
+		kunit_skip(test, "%d file generations: should_run_aging() wants none",
+			   get_nr_gens(f->lruvec, LRU_GEN_FILE));
+
+	mglru_shrink_file(test, f, &sc);
+
+	KUNIT_EXPECT_GT_MSG(test, READ_ONCE(f->lruvec->lrugen.max_seq), max_seq,
+			    "the pass did not age the lruvec");
+	KUNIT_EXPECT_GE_MSG(test, sc.nr.taken, MGLRU_NR_FOLIOS,
+			    "the pass stopped after aging: it isolated %u folios",
+			    (unsigned int)sc.nr.taken);
 }
 
 static void mglru_test_evict_counts_clean(struct kunit *test)
@@ -280,14 +348,9 @@ static void mglru_test_isolate_keeps_scanned_type(struct kunit *test)
 
 	/* a new anon folio lands one below the youngest: age it to the oldest */
 	mglru_folios_add(anon);
-	for (i = 0; i < MIN_NR_GENS; i++) {
-		struct reclaim_state rs = {};
-
-		set_task_reclaim_state(current, &rs);
-		try_to_inc_max_seq(lruvec, READ_ONCE(lruvec->lrugen.max_seq), 1, true);
-		set_task_reclaim_state(current, NULL);
-	}
-	mglru_age_file(lruvec, 1);
+	for (i = 0; i < MIN_NR_GENS; i++)
+		mglru_age_once(lruvec, 1);
+	mglru_age_file(lruvec, MIN_NR_GENS + 1, 1);
 	mglru_folios_add(file);
 	for (i = 0; i < MGLRU_NR_FOLIOS; i++)
 		mglru_folio_read_often(test, file->folio[i]);
@@ -326,6 +389,7 @@ static struct kunit_case mglru_evict_test_cases[] = {
 #ifdef for_each_evictable_type
 	KUNIT_CASE(mglru_test_isolate_keeps_scanned_type),
 #endif
+	KUNIT_CASE(mglru_test_shrink_evicts_after_aging),
 	{}
 };
 

@@ -20,23 +20,6 @@
  * Included by mglru_kunit.c, inside mm/vmscan.c's CONFIG_LRU_GEN section.
  */
 
-/* Age @lruvec until all MAX_NR_GENS file generations are alive. */
-static void mglru_age_file_full(struct kunit *test, struct lruvec *lruvec)
-{
-	struct reclaim_state rs = {};
-	int i;
-
-	set_task_reclaim_state(current, &rs);
-	for (i = 0; i < MAX_NR_GENS &&
-	     get_nr_gens(lruvec, LRU_GEN_FILE) < MAX_NR_GENS; i++)
-		try_to_inc_max_seq(lruvec, READ_ONCE(lruvec->lrugen.max_seq),
-				   1, true);
-	set_task_reclaim_state(current, NULL);
-	if (get_nr_gens(lruvec, LRU_GEN_FILE) < MAX_NR_GENS)
-		kunit_skip(test, "the lruvec has %d file generations, not %d",
-			   get_nr_gens(lruvec, LRU_GEN_FILE), MAX_NR_GENS);
-}
-
 /*
  * Add @f to the LRU as a page fault does, and expect each folio in the
  * generation @age below max_seq (0: the youngest).
@@ -49,7 +32,9 @@ static void mglru_fault_expect_age(struct kunit *test, struct mglru_folios *f,
 	unsigned int in_fault = current->in_lru_fault;
 	int i, gen, wrong = 0, first = -1;
 
-	mglru_age_file_full(test, f->lruvec);
+	if (mglru_age_file(f->lruvec, MAX_NR_GENS, 1) < MAX_NR_GENS)
+		kunit_skip(test, "the lruvec has %d file generations, not %d",
+			   get_nr_gens(f->lruvec, LRU_GEN_FILE), MAX_NR_GENS);
 	max_seq = READ_ONCE(lrugen->max_seq);
 	current->in_lru_fault = true;
 	mglru_folios_add(f);
