@@ -27,6 +27,7 @@
 #   R=, KCIDB_ORIGIN= results folder (default results/latest) and KCIDB
 #                     origin for `make kcidb`
 #   KUNIT_ARCH=um     um|x86_64 for `make kunit`
+#   KUNIT_SANITIZE=1  `make kunit` with KASAN, UBSAN and panic_on_warn=1
 #   VARIANT=port      the guest kernel with the kernel's helper port applied, or
 #                     a validation kernel of patches/variants/
 #   MATRIX_ROWS="t"   `make matrix`: only these rows of expectations/matrix.txt
@@ -36,7 +37,7 @@
 #                     definition's repository (README.rst, Running on LAVA)
 
 JOBS ?= $(shell nproc)
-export KERNEL KDIR EXPECT ARCH ACCEL JOBS MEM CPUS HZ TESTS REPEAT LRU_MODE KUNIT_ARCH VARIANT CACHE \
+export KERNEL KDIR EXPECT ARCH ACCEL JOBS MEM CPUS HZ TESTS REPEAT LRU_MODE KUNIT_ARCH KUNIT_SANITIZE VARIANT CACHE \
 	RESULTS MATRIX_ROWS KILLS
 export LAVA_JOBS_DIR LAVA_KERNEL_URL LAVA_ROOTFS_URL LAVA_MODULES_URL \
 	LAVA_TESTDEF_REPO LAVA_TESTDEF_REVISION LAVA_KSELFTEST_DIR

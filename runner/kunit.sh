@@ -6,6 +6,10 @@
 # usage: kunit.sh TREE RESULTS_DIR [ARCH]   (ARCH: um, the default, or x86_64)
 # Writes RESULTS_DIR/kunit-ARCH.ktap (the kernel's KTAP output) and
 # RESULTS_DIR/kunit-ARCH.json (kunit.py's parsed result).
+#
+# KUNIT_SANITIZE=1 builds the kernel with KASAN and UBSAN (in a build folder
+# of its own) and boots it with panic_on_warn=1: any report or WARN ends the
+# run, and fails it.
 
 . "$(dirname "$0")/lib.sh"
 
@@ -18,6 +22,16 @@ esac
 mkdir -p "$results"
 
 build=$CACHE/build/$(tree_name)/kunit-$karch
+sanitize=()
+case ${KUNIT_SANITIZE:-0} in
+0) ;;
+1)
+	build=$build-sanitize
+	sanitize=(--kconfig_add CONFIG_KASAN=y --kconfig_add CONFIG_UBSAN=y
+		  --kernel_args panic_on_warn=1)
+	;;
+*) die "KUNIT_SANITIZE=$KUNIT_SANITIZE: 0 or 1" ;;
+esac
 mkdir -p "$(dirname "$build")"
 make_opts=()
 if command -v ccache >/dev/null; then
@@ -38,9 +52,13 @@ fi
 cd "$tree" || exit 1
 "${hide_kvm[@]}" python3 tools/testing/kunit/kunit.py run --kunitconfig="$SUITE_ROOT/kunitconfig" \
 	--arch="$karch" --build_dir="$build" --jobs="$JOBS" "${make_opts[@]}" \
-	--json="$results/kunit-$karch.json" --timeout=300
+	--json="$results/kunit-$karch.json" --timeout=300 "${sanitize[@]}"
 rc=$?
 [ -f "$build/test.log" ] && cp "$build/test.log" "$results/kunit-$karch.ktap"
+if [ ${#sanitize[@]} -gt 0 ]; then
+	reports=$(grep -E 'BUG: KASAN|UBSAN:|WARNING:|Kernel panic' "$build/test.log")
+	[ -z "$reports" ] || die "kunit.sh: the sanitized run reported: $(echo "$reports" | head -n3)"
+fi
 # kunit.py exits 1 when any case fails; the summary judges each case
 # against the kernel's expectations. Fail here only when there is nothing
 # to judge or the kernel did not run every case to its end.

@@ -4,7 +4,8 @@
 # Show that the KUnit suite catches wrong helpers: apply each deliberately
 # broken variant of the helpers to the KUnit tree, run the suite and count
 # the variants it kills (the suite fails). Prints the kill count and exits 0
-# only when every mutant applied and was killed.
+# only when every mutant applied and was killed by failing cases (not by
+# crashing the kernel).
 #
 # The mutants are written against the code they break: patches/mutants/
 # upstream/ for trees that carry the helpers (7.2, 7.3, mm-new) and
@@ -82,7 +83,7 @@ has_lines()
 		END { exit !found }' "$2"
 }
 
-total=0 killed=0 survivors='' unfit='' na=0
+total=0 killed=0 survivors='' crashed='' unfit='' na=0
 for p in "$set"/*.patch; do
 	name=$(basename "$p" .patch)
 	if [ -n "${MUTANTS:-}" ]; then
@@ -117,6 +118,10 @@ for p in "$set"/*.patch; do
 	if [ -z "$(comm -23 <(echo "$baseline" | sort) <(echo "$passing" | sort))" ]; then
 		survivors="$survivors $name"
 		verdict=SURVIVED
+	elif grep -q "the KUnit run did not complete" "$LOGDIR/$name.log"; then
+		# a broken helper must fail cases, not take the kernel down
+		crashed="$crashed $name"
+		verdict=CRASHED
 	else
 		killed=$((killed + 1))
 		verdict=killed
@@ -128,3 +133,4 @@ echo "mutants killed: $killed of $total ($na not applicable to this tree)"
 [ "$total" -gt 0 ] || die "no mutant applied"
 [ -z "$unfit" ] || die "mutants that do not apply:$unfit (update them to this tree's helpers)"
 [ -z "$survivors" ] || die "surviving mutants:$survivors"
+[ -z "$crashed" ] || die "mutants that crashed the kernel:$crashed (its log: $LOGDIR/<mutant>.log)"

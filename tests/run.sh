@@ -49,6 +49,8 @@ else
 		check "kunit-um-$k" env KERNEL="$k" runner/suite.sh kunit
 	done
 fi
+# KASAN, UBSAN and panic_on_warn: 0 reports, no WARN
+check kunit-sanitize env KUNIT_SANITIZE=1 runner/suite.sh kunit
 check w1-vmscan tests/w1.sh
 check mutants runner/mutants.sh
 # one kill time per test here (8 kills); make selftest-check runs them all
