@@ -50,12 +50,12 @@ table=$(dirname "$0")/../runner/selftests.txt
 # the runner's test: the one -t names, else the KTAP's
 [ -n "$test" ] || test=$(sed -n \
 	's/^\(not \)\{0,1\}ok [0-9]* selftests: mm\/mglru: \([^ ]*\).*/\2/p' "$ktap" | head -n1)
-# its key metrics, " a b c "; none known: all of them
+# its key metrics, " a b c " (without their ":<test>"); none known: all
 keys=
 if [ "$metrics" = key ] && [ -n "$test" ] && [ -r "$table" ]; then
 	keys=" $(awk -F'|' -v t="$test" '!/^#/ && NF > 1 {
 		name = $1; gsub(/ /, "", name)
-		if (name == t) print $3
+		if (name == t) { gsub(/:[a-z]+/, "", $3); print $3 }
 	}' "$table" | tr -s ' ') "
 	[ "$keys" != "  " ] || keys=
 fi

@@ -1,11 +1,18 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 """Compare two runs (or two kernels) side by side, in the spirit of mmtests'
-compare-kernels: per scenario and LRU mode, the verdicts, and for each key
-metric the mean and the median over the runs in A and in B, B's median
-relative to A's, and Welch's t-test on the per-run values (REPEAT=N): '*'
-marks a difference with p < 0.05 (two-sided); 'too few runs' when a side
-has fewer than 2 runs, 'n/a' when neither side varies. Writes compare.svg
+compare-kernels: per scenario and LRU mode, the verdicts and how many runs
+failed, and for each key metric the mean and the median over the runs in A
+and in B and B's median relative to A's. With REPEAT=N, each line is a
+two-sided test of A's runs against B's: the failure counts with Fisher's
+exact test, each metric with the test runner/selftests.txt declares for it
+(Welch's t-test, Mann-Whitney U, or Fisher's on the runs where it is
+nonzero; a metric declared nowhere: Fisher's if every value is 0 or 1,
+else Welch's). The p-values are corrected together (Holm-Bonferroni) and
+'*' marks an adjusted p < 0.01. 'too few runs' when no outcome of so few
+runs could give p < 0.01 (the test's smallest p is on A's runs all below
+B's; Welch's needs 2 runs a side), and such a line is left out of the
+correction; 'n/a' when the runs do not vary. Writes compare.svg
 (runner/plots.py) into B's folder unless told otherwise. The last line is
 the verdict: 'regressed' when a test point passed in A and fails in B (exit
 1), otherwise 'improved', 'same verdicts' (exit 0).
@@ -21,13 +28,14 @@ import statistics
 import sys
 import warnings
 
-from selftests import key_metrics
+from selftests import key_metrics, stat_test
 from summary import numeric, runs_of
 
-ALPHA = 0.05
+ALPHA = 0.01
+W = 10  # a value column's width
 
 try:
-    from scipy.stats import ttest_ind
+    from scipy.stats import fisher_exact, mannwhitneyu, ttest_ind
 except ImportError:
     ttest_ind = None
 
@@ -45,26 +53,133 @@ def load(path):
     return name, {(t['test'], t['mode']): t for t in s.get('kselftest', [])}
 
 
+def fisher(a, b):
+    """Fisher's exact test on the runs where the value is nonzero (a
+    failure, an OOM kill, a completed dd) against those where it is 0."""
+    ya, yb = sum(1 for v in a if v), sum(1 for v in b if v)
+    return float(fisher_exact([[ya, len(a) - ya], [yb, len(b) - yb]]).pvalue)
+
+
+def mwu(a, b):
+    """Mann-Whitney U: exact for small samples without ties (scipy's
+    choice), for a bimodal metric a mean does not describe."""
+    return float(mannwhitneyu(a, b, alternative='two-sided').pvalue)
+
+
 def welch(a, b):
-    """(p, note): the two-sided p-value of Welch's t-test on the per-run
-    values a and b, or None and why there is none."""
-    if len(a) < 2 or len(b) < 2:
-        return None, 'too few runs'
-    if statistics.pvariance(a) == 0 and statistics.pvariance(b) == 0:
-        return None, 'n/a'
+    """Welch's t-test (unequal variances)."""
     with warnings.catch_warnings():
         # nearly equal values: scipy warns of lost precision, p is still fine
         warnings.simplefilter('ignore', RuntimeWarning)
-        p = float(ttest_ind(a, b, equal_var=False).pvalue)
-    if math.isnan(p):
-        return None, 'n/a'
-    return p, ''
+        return float(ttest_ind(a, b, equal_var=False).pvalue)
+
+
+TESTS = {'fisher': fisher, 'mwu': mwu, 'welch': welch}
+
+
+def smallest_p(test, n1, n2):
+    """The smallest two-sided p TEST can give on n1 runs against n2: its p
+    when every run of A is below every run of B. Welch's has no such
+    bound once each side has 2 runs (the t grows without limit)."""
+    if test == 'welch':
+        return 0.0 if min(n1, n2) >= 2 else 1.0
+    if not n1 or not n2:
+        return 1.0
+    if test == 'fisher':
+        return fisher([0] * n1, [1] * n2)
+    return mwu(list(range(n1)), list(range(n1, n1 + n2)))
+
+
+def p_value(test, a, b):
+    """(p, note): TEST's two-sided p on the per-run values a and b, or None
+    and why there is none."""
+    if smallest_p(test, len(a), len(b)) >= ALPHA:
+        return None, 'too few runs'
+    if test == 'welch':
+        varies = statistics.pvariance(a) > 0 or statistics.pvariance(b) > 0
+    elif test == 'fisher':
+        varies = len({bool(v) for v in a + b}) > 1
+    else:
+        varies = len(set(a + b)) > 1
+    p = TESTS[test](a, b) if varies else math.nan
+    return (None, 'n/a') if math.isnan(p) else (p, '')
+
+
+def holm(ps):
+    """Holm-Bonferroni: the adjusted p-values of ps, in their order."""
+    adjusted, running = [0.0] * len(ps), 0.0
+    for rank, i in enumerate(sorted(range(len(ps)), key=ps.__getitem__)):
+        running = max(running, min(1.0, (len(ps) - rank) * ps[i]))
+        adjusted[i] = running
+    return adjusted
+
+
+def failures(entry):
+    """Per run of a test point, 1 when it failed and 0 when it passed
+    (skipped runs are left out)."""
+    v = entry.get('verdicts', {})
+    return [1] * v.get('FAIL', 0) + [0] * v.get('PASS', 0)
 
 
 def fmt(v):
     if isinstance(v, float):
         return f'{v:.0f}' if abs(v) >= 1e4 else f'{v:.4g}'
     return str(v)
+
+
+def rows_of(a, b, every):
+    """The table's lines, in order: dicts with the line's name and cells,
+    and for a tested line its test (method), raw p (None: no test) and
+    note; a metric's line also has its panel for compare.svg."""
+    rows = []
+    for key in sorted(set(a) | set(b)):
+        ta, tb = a.get(key, {}), b.get(key, {})
+        fa, fb = failures(ta), failures(tb)
+        p, note = p_value('fisher', fa, fb)
+        cells = [ta.get('verdict', '-'), f'{sum(fa)}/{len(fa)} fail',
+                 tb.get('verdict', '-'), f'{sum(fb)}/{len(fb)} fail', '']
+        rows.append({'name': key + ('verdict',), 'cells': cells, 'method': 'fisher',
+                     'p': p, 'note': note})
+        ra, rb = runs_of(ta), runs_of(tb)
+        names = []
+        for mt in ra + rb:
+            names += [m for m in mt if m not in names]
+        keys = key_metrics(key[0])
+        if not every and keys:
+            names = [m for m in keys if m in names]
+        for m in names:
+            xa, xb = [mt[m] for mt in ra if m in mt], [mt[m] for mt in rb if m in mt]
+            if not all(numeric(v) for v in xa + xb):
+                # a word (e.g. split_source): the last run's, as the summary
+                rows.append({'name': ('', '', m), 'cells': [
+                    '', fmt(xa[-1] if xa else '-'), '', fmt(xb[-1] if xb else '-')]})
+                continue
+            method = stat_test(key[0], m) or ('fisher' if set(xa + xb) <= {0, 1} else 'welch')
+            ma = statistics.median(xa) if xa else None
+            mb = statistics.median(xb) if xb else None
+            p, note = p_value(method, xa, xb)
+            cells = [fmt(statistics.fmean(xa)) if xa else '-', fmt(ma) if xa else '-',
+                     fmt(statistics.fmean(xb)) if xb else '-', fmt(mb) if xb else '-',
+                     f'{mb / ma:.2f}' if xa and xb and ma else '']
+            rows.append({'name': ('', '', m), 'cells': cells, 'method': method, 'p': p,
+                         'note': note, 'panel': {'test': key[0], 'mode': key[1],
+                                                 'metric': m, 'a': xa, 'b': xb}})
+    return rows
+
+
+def print_row(row):
+    """One line of the table: the cells, then the test, p and Holm's p
+    (adj), or why there is none."""
+    name, cells = row['name'], row['cells']
+    line = f'{name[0]:<18} {name[1]:<8} {name[2]:<16} ' + \
+        ' '.join(f'{c:>{W}}' for c in cells[:4])
+    if 'method' in row:
+        line += f' {cells[4]:>6}  {row["method"]:<6} '
+        if row['p'] is None:
+            line += row['note']
+        else:
+            line += f'{row["p"]:>7.2g} {row["adj"]:>7.2g}{" *" if row["adj"] < ALPHA else ""}'
+    print(line.rstrip())
 
 
 def main():
@@ -83,64 +198,43 @@ def main():
                  ' (make deps installs them)')
     name_a, a = load(args.a)
     name_b, b = load(args.b)
+    rows = rows_of(a, b, args.all)
+    tested = [r for r in rows if r.get('p') is not None]
+    for r, adj in zip(tested, holm([r['p'] for r in tested])):
+        r['adj'] = adj
     print(f'A: {name_a}  ({args.a})')
     print(f'B: {name_b}  ({args.b})')
-    print(f'* p < {ALPHA:g}, two-sided Welch\'s t-test on the per-run values;'
-          ' too few runs: a side has fewer than 2; n/a: neither side varies')
-    print(f"{'test':<18} {'mode':<8} {'metric':<16} {'A mean':>9} {'A median':>9}"
-          f" {'B mean':>9} {'B median':>9} {'B/A':>6}  Welch p")
-    regressed = improved = tested = significant = 0
-    panels = []
-    for key in sorted(set(a) | set(b)):
-        ta, tb = a.get(key, {}), b.get(key, {})
-        va, vb = ta.get('verdict', '-'), tb.get('verdict', '-')
-        ra, rb = runs_of(ta), runs_of(tb)
-        print(f'{key[0]:<18} {key[1]:<8} {"verdict":<16} {va:>9} {f"{len(ra)} runs":>9}'
-              f' {vb:>9} {f"{len(rb)} runs":>9}')
-        if va == 'PASS' and vb == 'FAIL':
-            regressed += 1
-        elif va == 'FAIL' and vb == 'PASS':
-            improved += 1
-        names = []
-        for mt in ra + rb:
-            names += [m for m in mt if m not in names]
-        keys = key_metrics(key[0])
-        if not args.all and keys:
-            names = [m for m in keys if m in names]
-        for m in names:
-            xa, xb = [mt[m] for mt in ra if m in mt], [mt[m] for mt in rb if m in mt]
-            if not all(numeric(v) for v in xa + xb):
-                # a word (e.g. split_source): the last run's, as the summary
-                print(f'{"":<18} {"":<8} {m:<16} {"":>9} {fmt(xa[-1] if xa else "-"):>9}'
-                      f' {"":>9} {fmt(xb[-1] if xb else "-"):>9}')
-                continue
-            ma = statistics.median(xa) if xa else None
-            mb = statistics.median(xb) if xb else None
-            ratio = f'{mb / ma:.2f}' if xa and xb and ma else ''
-            p, note = welch(xa, xb)
-            mark = ''
-            if p is not None:
-                tested += 1
-                if p < ALPHA:
-                    significant += 1
-                    mark = ' *'
-                note = f'{p:.2g}{mark}'
-            cells = [fmt(statistics.fmean(xa)) if xa else '-', fmt(ma) if xa else '-',
-                     fmt(statistics.fmean(xb)) if xb else '-', fmt(mb) if xb else '-']
-            print(f'{"":<18} {"":<8} {m:<16} {cells[0]:>9} {cells[1]:>9} {cells[2]:>9}'
-                  f' {cells[3]:>9} {ratio:>6}  {note}')
-            panels.append({'test': key[0], 'mode': key[1], 'metric': m,
-                           'a': xa, 'b': xb, 'p': p, 'note': note})
+    print(f'* Holm p < {ALPHA:g}: the line\'s two-sided p, Holm-Bonferroni over the'
+          f' {len(tested)} tested lines')
+    print('method: fisher (failed runs, or runs with a nonzero value), mwu (Mann-Whitney U),'
+          ' welch (Welch\'s t-test)')
+    print(f'too few runs: p < {ALPHA:g} is out of reach with so few runs;'
+          ' n/a: the runs do not vary')
+    print(f"{'test':<18} {'mode':<8} {'metric':<16} {'A mean':>{W}} {'A median':>{W}}"
+          f" {'B mean':>{W}} {'B median':>{W}} {'B/A':>6}  method       p  Holm p")
+    for r in rows:
+        print_row(r)
+    significant = sum(1 for r in tested if r['adj'] < ALPHA)
     if not args.no_svg:
         out = args.svg or os.path.join(args.b if os.path.isdir(args.b) else
                                        os.path.dirname(os.path.abspath(args.b)), 'compare.svg')
+        panels = [dict(r['panel'], method=r['method'], p=r.get('adj'), note=r['note'])
+                  for r in rows if 'panel' in r]
         try:
             import plots
             if plots.compare_svg(panels, name_a, name_b, out, ALPHA):
                 print(f'picture: {out}')
         except (ImportError, OSError) as e:
             print(f'mglru: warning: no picture: {e}', file=sys.stderr)
-    print(f'significant: {significant} of {tested} tested metric(s) differ (p < {ALPHA:g})')
+    if tested or not any(r.get('note') == 'too few runs' for r in rows):
+        print(f'significant: {significant} of {len(tested)} tested line(s) differ'
+              f' (Holm p < {ALPHA:g})')
+    else:
+        print(f'significant: too few runs (no line could reach p < {ALPHA:g})')
+    regressed = sum(1 for k in a if a[k].get('verdict') == 'PASS'
+                    and b.get(k, {}).get('verdict') == 'FAIL')
+    improved = sum(1 for k in a if a[k].get('verdict') == 'FAIL'
+                   and b.get(k, {}).get('verdict') == 'PASS')
     if regressed:
         print(f'verdict: regressed ({regressed} test point(s) pass in A and fail in B)')
         return 1

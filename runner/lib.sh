@@ -239,7 +239,7 @@ ksft_env()
 
 # selftest_names: the kselftests of runner/selftests.txt.
 # selftest_field TEST N: field N of TEST's line there (2 kill times, 3 key
-# metrics, 4 overload control), without its padding.
+# metrics as <metric>:<test>, 4 overload control), without its padding.
 selftest_names()
 {
 	awk -F'|' '!/^#/ && NF > 1 { gsub(/ /, "", $1); print $1 }' \

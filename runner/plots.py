@@ -8,7 +8,8 @@ display needed). It runs with the project venv's Python
   line per LRU mode (with REPEAT=N: the median, the min-max band and each
   run's point), as <results>/swappiness_sweep.svg;
 - compare_svg(panels, ...): small multiples for `make compare`, one panel
-  per (test, mode, metric), each run of A and of B a point.
+  per (test, mode, metric), each run of A and of B a point, with the
+  metric's test and its Holm-adjusted p.
 
 usage: plots.py sweep RESULTS [-o OUT.svg]"""
 
@@ -99,10 +100,11 @@ def sweep_svg(results, summary=None, out=None):
     return _save(fig, out or os.path.join(results, 'swappiness_sweep.svg'))
 
 
-def compare_svg(panels, name_a, name_b, path, alpha=0.05):
+def compare_svg(panels, name_a, name_b, path, alpha=0.01):
     """Small multiples, one panel per (test, mode, metric): each run's value
     in A and in B, a bar at each side's median. panels: dicts with test,
-    mode, metric, a and b (per-run numbers) and p (None: no test)."""
+    mode, metric, a and b (per-run numbers), method (the statistical test),
+    p (Holm-adjusted; None: no test) and note (why there is none)."""
     panels = [p for p in panels if p['a'] or p['b']]
     if not panels:
         return None
@@ -126,12 +128,13 @@ def compare_svg(panels, name_a, name_b, path, alpha=0.05):
         ax.set_xticklabels([f'A ({len(p["a"])})', f'B ({len(p["b"])})'])
         sig = p['p'] is not None and p['p'] < alpha
         note = (f'p={p["p"]:.2g}' if p['p'] is not None else p.get('note', 'n/a'))
-        ax.set_title(f'{p["test"]} {p["mode"]}\n{p["metric"]}  {note}{" *" if sig else ""}',
+        ax.set_title(f'{p["test"]} {p["mode"]}\n{p["metric"]}  {p["method"]} {note}'
+                     f'{" *" if sig else ""}',
                      color='tab:red' if sig else 'black')
         ax.grid(True, axis='y', alpha=0.3)
     for ax in list(axes.flat)[len(panels):]:
         ax.axis('off')
-    fig.suptitle(f'A: {name_a}   B: {name_b}   (* p < {alpha:g}, two-sided Welch)')
+    fig.suptitle(f'A: {name_a}   B: {name_b}   (p: two-sided, Holm-adjusted; * p < {alpha:g})')
     return _save(fig, path)
 
 

@@ -1,14 +1,23 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# runner/compare.py on REPEAT runs: Welch's t-test marks the metric whose
-# runs differ (p < 0.05) and not one whose runs overlap; a side with one run
-# says "too few runs"; the verdicts and exit codes are kept; compare.svg and
-# the sweep's picture (runner/plots.py) are SVG. A broken marking must be
-# caught. The fixtures are real runs, their metric lines trimmed:
-# compare-a is one REPEAT=4 run of debian-7.3, compare-b four (three)
-# separate single runs of the same kernel; dirty_throttle's classic
-# max_dirty_mib differs between them (p = 0.0055), the rest does not.
+# runner/compare.py on recorded runs whose answers are known. Each line is
+# tested by the test runner/selftests.txt declares for its metric, the
+# p-values corrected together (Holm) and '*' at p < 0.01:
+# - equal runs differ in nothing after the correction: compare-a is one
+#   REPEAT=4 run of debian-7.3, compare-b four (three) separate single runs
+#   of the same kernel; dirty_throttle's classic max_dirty_mib has Welch's
+#   p = 0.0055 between them, 0.077 after the correction over 14 lines;
+# - 10 failed runs of 10 against 0 of 10 differ (Fisher), and refault_file,
+#   declared mwu, is Mann-Whitney's (thrash and calm: readahead_refault's
+#   recorded run, ten times, its classic point failing or passing);
+# - a binary metric (dd_completed, oom_kill) is never Welch's;
+# - a line that cannot reach p < 0.01 (one run a side; 4 runs a side for
+#   Fisher) says "too few runs".
+# The verdicts and exit codes are kept; compare.svg and the sweep's
+# picture (runner/plots.py) are SVG. Each check has a control: the same
+# table, broken by sed, must fail it.
+# shellcheck disable=SC2317 # (the check_* functions are called through check)
 
 cd "$(dirname "$0")/.." || exit 1
 . runner/lib.sh
@@ -30,16 +39,32 @@ for f in "$tmp"/b/kselftest-*.r1.ktap; do
 done
 cp "$tmp/b/guest-uname" "$tmp/one/"
 runner/summary.py "$tmp/one" >/dev/null
+# ten runs a side: readahead_refault_classic fails in each run of thrash
+# and passes in each of calm; its refault_file differs (all of thrash's
+# above calm's), by Mann-Whitney p = 0.00018 and Welch p = 7e-21
+mkdir "$tmp/thrash" "$tmp/calm"
+for i in $(seq 10); do
+	sed "s/classic refault_file=.*/classic refault_file=$((423312 + 1000 * i))/" \
+		"$fx/pass/kselftest-readahead_refault.ktap" >"$tmp/thrash/kselftest-readahead_refault.r$i.ktap"
+	sed -e "s/classic refault_file=.*/classic refault_file=$((13 + i))/" \
+		-e 's/^# not ok 2 readahead_refault_classic/# ok 2 readahead_refault_classic/' \
+		"$fx/pass/kselftest-readahead_refault.ktap" >"$tmp/calm/kselftest-readahead_refault.r$i.ktap"
+done
+runner/summary.py "$tmp/thrash" >/dev/null
+runner/summary.py "$tmp/calm" >/dev/null
 
 # row FILE TEST MODE METRIC: the metric's line of a compare.py table
+# ("verdict": the test point's failure counts)
 row()
 {
-	awk -v t="$2 $3" -v k="$4" '$3 == "verdict" { cur = $1 " " $2; next }
+	awk -v t="$2 $3" -v k="$4" '$3 == "verdict" { cur = $1 " " $2 }
+		$3 == "verdict" && k == "verdict" && cur == t { print; exit }
+		$3 == "verdict" { next }
 		cur == t && $1 == k { print; exit }' "$1"
 }
 
-# marked FILE TEST MODE METRIC yes|no|too-few: the line has a p-value and
-# ends with "*" (yes) or not (no), or says "too few runs"
+# marked FILE TEST MODE METRIC yes|no|too-few: the line has its p-values
+# and ends with "*" (yes) or not (no), or says "too few runs"
 marked()
 {
 	local line
@@ -59,51 +84,119 @@ ends()
 	[[ $line == *"$5" ]] || { echo "FAIL: $2 $3 $4: expected '... $5', got '$line'"; return 1; }
 }
 
-# the marks of the A-B table in FILE: the differing metric is marked, the
-# overlapping ones are not, a metric that never varies is n/a; the p-value
-# is Welch's (Student's t-test, equal variances, gives 0.0012)
-check_marks()
+# significant FILE TEXT: the table's "significant:" line starts with TEXT
+significant()
 {
-	marked "$1" dirty_throttle classic max_dirty_mib yes &&
-		ends "$1" dirty_throttle classic max_dirty_mib " 0.0055 *" &&
+	grep -q "^significant: $2" "$1" || { echo "FAIL: no 'significant: $2' line"; return 1; }
+}
+
+# check FUNCTION FILE SED NAME: FUNCTION passes on the table in FILE, and
+# fails on the same table edited by SED (the control: a broken table)
+check()
+{
+	if "$1" "$2"; then
+		echo "ok   compare: $4"
+	else
+		sed 's/^/  | /' "$2"
+		rc=1
+	fi
+	sed -e "$3" "$2" >"$tmp/broken"
+	if "$1" "$tmp/broken" >/dev/null; then
+		echo "FAIL: compare: $4: the control (sed '$3') passed the check"
+		rc=1
+	fi
+}
+
+# equal runs: A against B, every metric; max_dirty_mib's p is Welch's
+# (Student's t-test, equal variances, gives 0.0012) and Holm's 14 times it;
+# a binary metric is Fisher's; Fisher's test on 4 runs against 4 is out of
+# reach of p < 0.01 (its smallest p is 2/70)
+check_equal()
+{
+	ends "$1" dirty_throttle classic max_dirty_mib " welch   0.0055   0.077" &&
+		marked "$1" dirty_throttle classic max_dirty_mib no &&
 		marked "$1" dirty_throttle mglru duration_s no &&
-		marked "$1" dirty_throttle mglru max_dirty_mib no &&
+		ends "$1" dirty_throttle mglru duration_s " welch     0.59       1" &&
 		marked "$1" swappiness_sweep mglru swp10_anon_pct no &&
-		ends "$1" dirty_throttle mglru oom_kill " n/a" &&
-		ends "$1" dirty_throttle mglru duration_s " 0.59" &&
-		{ grep -q '^significant: 1 of 14 ' "$1" || { echo "FAIL: not 1 of 14 significant"; false; }; }
+		ends "$1" dirty_throttle mglru dd_completed " fisher too few runs" &&
+		ends "$1" dirty_throttle classic oom_kill " fisher too few runs" &&
+		ends "$1" swappiness_sweep mglru verdict " fisher too few runs" &&
+		marked "$1" dirty_throttle classic verdict too-few &&
+		significant "$1" '0 of 14 tested line(s) differ (Holm p < 0.01)'
+}
+
+# a binary metric: every line of dd_completed and oom_kill is Fisher's
+check_binary()
+{
+	local lines
+	lines=$(awk '$1 == "dd_completed" || $1 == "oom_kill"' "$1")
+	if [ "$(echo "$lines" | wc -l)" -lt 6 ] || echo "$lines" | grep -qv ' fisher '; then
+		echo "FAIL: a binary metric not by Fisher's test:"
+		echo "$lines"
+		return 1
+	fi
+}
+
+# 10 failed runs of 10 against 0 of 10: Fisher's p = 2/C(20, 10) is
+# significant, so is refault_file by Mann-Whitney; two lines are tested
+check_fisher()
+{
+	ends "$1" readahead_refault classic refault_file " mwu    0.00018 0.00018 *" &&
+		ends "$1" readahead_refault classic verdict "FAIL 10/10 fail       PASS  0/10 fail         fisher 1.1e-05 2.2e-05 *" &&
+		ends "$1" readahead_refault mglru verdict " fisher n/a" &&
+		ends "$1" readahead_refault mglru refault_file " mwu    n/a" &&
+		significant "$1" '2 of 2 tested line(s) differ'
+}
+
+# one run a side: nothing can reach p < 0.01
+check_one()
+{
+	marked "$1" dirty_throttle mglru duration_s too-few &&
+		marked "$1" swappiness_sweep mglru swp200_anon_pct too-few &&
+		marked "$1" swappiness_sweep mglru verdict too-few &&
+		significant "$1" 'too few runs (no line could reach p < 0.01)'
 }
 
 expect_rc 0 "compare: A against B, every metric: no test point regressed" \
 	"$py" runner/compare.py --all --svg "$tmp/all.svg" "$tmp/a" "$tmp/b"
 cp "$tmp/out" "$tmp/ab"
-if check_marks "$tmp/ab"; then
-	echo "ok   compare: the differing metric is marked (p < 0.05), the others are not"
-else
-	sed 's/^/  | /' "$tmp/ab"
-	rc=1
-fi
-# the control: the same table with the mark moved must fail the check
-sed -e '/max_dirty_mib .* \*$/s/ \*$//' -e '0,/duration_s .*[0-9]$/s/\([0-9]\)$/\1 */' \
-	"$tmp/ab" >"$tmp/broken"
-if check_marks "$tmp/broken" >/dev/null; then
-	echo "FAIL: a table with the mark on the wrong metric passed the check"
-	rc=1
-else
-	echo "ok   compare: a mark on the wrong metric is caught"
-fi
-
+check check_equal "$tmp/ab" '/max_dirty_mib .*[0-9]$/s/$/ */' \
+	"equal runs differ in nothing after Holm's correction"
+check check_binary "$tmp/ab" '/^ *dd_completed .*too few/s/fisher/welch /' \
+	"a binary metric is Fisher's, never Welch's"
+expect_rc 0 "compare: 10 failed runs of 10 against 0 of 10" \
+	"$py" runner/compare.py --no-svg "$tmp/thrash" "$tmp/calm"
+cp "$tmp/out" "$tmp/fisher"
+check check_fisher "$tmp/fisher" 's/ \*$//' \
+	"10/10 failed against 0/10 is significant (Fisher), refault_file by Mann-Whitney"
 expect_rc 0 "compare: REPEAT runs against one run" \
 	"$py" runner/compare.py --no-svg "$tmp/b" "$tmp/one"
-marked "$tmp/out" dirty_throttle mglru duration_s too-few &&
-	marked "$tmp/out" swappiness_sweep mglru swp200_anon_pct too-few &&
-	grep -q '^significant: 0 of 0 ' "$tmp/out" &&
-	echo "ok   compare: a side with one run says too few runs" || rc=1
+cp "$tmp/out" "$tmp/one.out"
+check check_one "$tmp/one.out" 's/too few runs$/   0.5    1/' \
+	"a side with one run says too few runs"
+# Holm's adjusted p-values of a textbook example (as statsmodels' multipletests)
+if "$py" -c 'import sys; sys.path.insert(0, "runner"); import compare
+sys.exit(compare.holm([0.01, 0.04, 0.03, 0.005]) != [0.03, 0.06, 0.06, 0.02])'; then
+	echo "ok   compare: Holm-Bonferroni's adjusted p-values"
+else
+	echo "FAIL: compare.holm() is not Holm-Bonferroni"
+	rc=1
+fi
+# an unknown test in runner/selftests.txt is an error that names it
+mkdir "$tmp/suite"
+cp -r runner "$tmp/suite/"
+sed -i 's/dd_completed:fisher/dd_completed:ttest/' "$tmp/suite/runner/selftests.txt"
+expect_rc 1 "compare: an unknown test in runner/selftests.txt is an error" \
+	"$py" "$tmp/suite/runner/compare.py" --no-svg "$tmp/a" "$tmp/b"
+grep -q '^mglru: error: .*selftests.txt:[0-9]*: dd_completed:ttest: expected <metric>:<test>' \
+	"$tmp/out" || { echo "FAIL: no error naming dd_completed:ttest"; rc=1; }
 
-# the verdicts and exit codes: swappiness_sweep mglru passes in B, fails in A
+# the verdicts and exit codes: swappiness_sweep mglru passes in B, fails in A;
+# a run against itself differs in nothing
 expect_rc 0 "compare: the same run is not a regression" \
 	"$py" runner/compare.py --no-svg "$tmp/a" "$tmp/a"
 grep -q '^verdict: same verdicts$' "$tmp/out" || { echo "FAIL: no same-verdicts line"; rc=1; }
+significant "$tmp/out" '0 of 4 tested line(s) differ' || rc=1
 expect_rc 1 "compare: PASS in A and FAIL in B is a regression" \
 	"$py" runner/compare.py --no-svg "$tmp/b" "$tmp/a"
 tail -n1 "$tmp/out" | grep -q '^verdict: regressed (1 test point' ||
@@ -132,7 +225,8 @@ tmp = sys.argv[1]
 NS = '{http://www.w3.org/2000/svg}'
 ok = True
 for name, panels, texts in (
-        ('all.svg', 20, ['max_dirty_mib  p=0.0055 *', 'duration_s  p=0.59', 'B (4)']),
+        ('all.svg', 20, ['max_dirty_mib  welch p=0.077', 'duration_s  welch p=1',
+                         'dd_completed  fisher too few runs', 'Holm-adjusted', 'B (4)']),
         ('b/compare.svg', None, ['A (4)']),
         ('a/swappiness_sweep.svg', 1, ['mglru (4 runs, median)', 'classic (4 runs, median)',
                                        'vm.swappiness', 'anon share of reclaim (%)'])):

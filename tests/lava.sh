@@ -277,7 +277,7 @@ co=$tmp/checkout ksft=$tmp/ksft
 mkdir -p "$co/runner" "$ksft/mm/mglru"
 cp -r lava "$co/"
 printf '%s\n' '# test | kill at | key metrics | overload' \
-	'readahead_refault | 1 | mib_per_s | mglru: -M 1G' >"$co/runner/selftests.txt"
+	'readahead_refault | 1 | mib_per_s:welch | mglru: -M 1G' >"$co/runner/selftests.txt"
 cp tools/testing/selftests/mm/mglru/settings "$ksft/mm/mglru/"
 cat >"$ksft/run_kselftest.sh" <<EOF
 #!/bin/sh
