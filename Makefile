@@ -33,6 +33,7 @@
 #   MATRIX_ROWS="t"   `make matrix`: only these rows of expectations/matrix.txt
 #   KILLS=N           `make selftest-check`: the first N kill times per test
 #   CACHE, RESULTS    cache folder, results folder of this run
+#   GUEST_KERNEL=<f>  a prebuilt guest kernel (bzImage) to boot: no build
 #   LAVA_*            `make lava-jobs`: artifact URL templates and the test
 #                     definition's repository (README.rst, Running on LAVA)
 

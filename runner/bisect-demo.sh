@@ -9,7 +9,10 @@
 # commit; the script exits 1 when it does not.
 #
 # usage: bisect-demo.sh [REPO]   (default $CACHE/bisect-demo/linux)
-# REPEAT (default 1) runs per step; readahead_refault in MGLRU mode.
+# REPEAT (default 3, the fewest bisect-run.sh takes for this point) runs
+# per step; readahead_refault in MGLRU mode. Each step prints the chance
+# that its verdict is wrong at that REPEAT; the transcript, what git bisect
+# run and the steps print, is kept in REPO.bisect.log.
 
 . "$(dirname "$0")/lib.sh"
 set -o pipefail
@@ -69,8 +72,8 @@ gitc bisect reset >/dev/null 2>&1
 gitc log --oneline demo-good~1..demo-bad
 t0=$(date +%s)
 gitc bisect start demo-bad demo-good >/dev/null || die "git bisect start failed"
-(cd "$repo" && KDIR=$repo TEST=readahead_refault LRU_MODE=mglru REPEAT=${REPEAT:-1} \
-	git bisect run "$SUITE_ROOT/runner/bisect-run.sh") | tee "$log" ||
+(cd "$repo" && KDIR=$repo TEST=readahead_refault LRU_MODE=mglru REPEAT=${REPEAT:-3} \
+	git bisect run "$SUITE_ROOT/runner/bisect-run.sh" 2>&1) | tee "$log" ||
 	die "git bisect run failed (log: $log)"
 first=$(gitc rev-parse -q --verify refs/bisect/bad)
 gitc bisect log >>"$log"

@@ -10,15 +10,21 @@
 # scratch copy of the tree keeps its build), runs that one test point
 # REPEAT times (default 3) and exits as git bisect run wants:
 #
-#   0    good: most runs passed
-#   1    bad: most runs failed
-#   125  cannot test: the build, the boot or the guest failed, the test was
-#        skipped, or no verdict had a majority
-#   128  bad input (aborts the bisection before anything slow runs)
+#   0    good: the runs passed
+#   1    bad: the runs failed, or the kernel crashed (panic, Oops, BUG,
+#        soft lockup) during the scenario, or the guest was killed at the
+#        runner's outer timeout while the test was still running
+#   125  cannot test: the build or the boot failed, the test was skipped
+#        (a precondition not met), or the runs did not agree enough
+#   128  bad input (aborts the bisection before anything slow runs),
+#        REPEAT too small for the point included
 #
+# A step is judged only when its verdict is wrong with at most 5% chance
+# (runner/bisect_verdict.py says how, and prints the chance each step).
 # KDIR defaults to the git top level of the working directory; VARIANT,
-# ACCEL, MEM, CPUS and CACHE are passed on to the runner. Each step's
-# results go to results/bisect/<commit>-<time>/.
+# ACCEL, MEM, CPUS, CACHE and GUEST_KERNEL (a prebuilt guest kernel: no
+# build) are passed on to the runner. Each step's results go to
+# results/bisect/<commit>-<time>/ (RESULTS= names another folder).
 
 . "$(dirname "$0")/lib.sh"
 suite=$SUITE_ROOT
@@ -45,9 +51,11 @@ repeat=${REPEAT:-3}
 case $repeat in
 ''|*[!0-9]*|0) abort "REPEAT=$repeat: expected a positive number" ;;
 esac
+# a REPEAT too small for the point: its one-line error
+python3 "$suite/runner/bisect_verdict.py" --check "$TEST" "$LRU_MODE" "$repeat" || exit 128
 
 commit=$(git -C "$kdir" rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
-results=$suite/results/bisect/$commit-$(date +%Y%m%d-%H%M%S)
+results=${RESULTS:-$suite/results/bisect/$commit-$(date +%Y%m%d-%H%M%S)}
 note "bisect: $commit: $TEST ($LRU_MODE) x $repeat into $results"
 KDIR=$kdir TESTS=$TEST LRU_MODE=$LRU_MODE REPEAT=$repeat RESULTS=$results \
 	"$suite/runner/suite.sh" kselftest >&2

@@ -20,6 +20,7 @@ all|kunit|kselftest|vm-shell|selftest-check) ;;
 esac
 [ -n "${KDIR:-}" ] && check_kdir "$KDIR"
 [ -z "${EXPECT:-}" ] || [ -f "$EXPECT" ] || die "EXPECT=$EXPECT: no such file"
+[ -z "${GUEST_KERNEL:-}" ] || [ -f "$GUEST_KERNEL" ] || die "GUEST_KERNEL=$GUEST_KERNEL: no such file"
 guest_hz >/dev/null || exit 1
 check_kernel
 case ${ACCEL:-auto} in
@@ -93,8 +94,13 @@ fi
 if [ "$what" != kunit ]; then
 	phase tree-guest "$SUITE_ROOT/runner/tree.sh" guest || exit 1
 	gtree=$(tail -n1 "$LOGDIR/tree-guest.log")
-	phase build-guest "$SUITE_ROOT/runner/guest-kernel.sh" "$gtree" || exit 1
-	kernel=$(tail -n1 "$LOGDIR/build-guest.log")
+	if [ -n "${GUEST_KERNEL:-}" ]; then
+		kernel=$(realpath "$GUEST_KERNEL")
+		note "guest kernel: $kernel (GUEST_KERNEL, not built)"
+	else
+		phase build-guest "$SUITE_ROOT/runner/guest-kernel.sh" "$gtree" || exit 1
+		kernel=$(tail -n1 "$LOGDIR/build-guest.log")
+	fi
 	if [ "$what" = vm-shell ]; then
 		exec "$SUITE_ROOT/runner/vm.sh" shell "$kernel"
 	fi
@@ -104,7 +110,8 @@ if [ "$what" != kunit ]; then
 	fi
 	"$SUITE_ROOT/runner/kselftest.sh" "$gtree" "$kernel" "$RESULTS" || rc=1
 	cp "$gtree/.mglru-suite" "$RESULTS/tree-info"
-	cp "$(dirname "$kernel")/../../../.config" "$RESULTS/guest.config"
+	config=$(dirname "$kernel")/../../../.config
+	[ ! -f "$config" ] || cp "$config" "$RESULTS/guest.config"
 fi
 
 expect=$(expectations_file) || exit 1
