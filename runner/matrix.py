@@ -6,12 +6,17 @@ For each row of the run's matrix.txt (<test> <mode> <bug kernel> <fixed
 kernel>), read the two kernels' <test>_<mode>/<kernel>/summary.json and
 count the runs whose test point <test>_<mode> failed: on the bug kernel
 these are detections, on the fixed kernel false alarms. The row holds when
-detection is at least 90% of the runs and there is no false alarm. Prints
+detection is at least 90% of the runs and there is no false alarm, and
+its runs could show the difference at all: 'too few runs' when even every
+bug-kernel run failing and every fixed-kernel run passing would give
+Fisher's exact test p >= 0.01 (runner/compare.py's rule; with n runs a
+side that p is 2/C(2n, n): 0.1 at REPEAT=3, 0.029 at 4, 0.0079 at 5). Prints
 two RST tables (the verdicts; the checked point's median metrics on both
 kernels) and writes matrix.json; exits 1 when a row does not hold.
 """
 
 import json
+import math
 import os
 import sys
 
@@ -26,6 +31,34 @@ def load_summary(out, test, mode, kernel):
         sys.exit(f'mglru: error: no {path}: run runner/matrix.sh first')
     with open(path) as f:
         return json.load(f)
+
+
+ALPHA = 0.01  # runner/compare.py's
+
+
+def fisher_p(a_yes, a_no, b_yes, b_no):
+    """Fisher's exact test, two-sided, on the 2x2 table [[a_yes, a_no],
+    [b_yes, b_no]]: the probability, under the margins, of every table no
+    more likely than this one (scipy's fisher_exact, without scipy: this
+    runs under the system Python)."""
+    n_a, n_b, yes = a_yes + a_no, b_yes + b_no, a_yes + b_yes
+    total = math.comb(n_a + n_b, yes)
+    if not n_a or not n_b or not total:
+        return 1.0
+
+    def prob(k):
+        return math.comb(n_a, k) * math.comb(n_b, yes - k) / total
+
+    here = prob(a_yes)
+    ks = range(max(0, yes - n_b), min(n_a, yes) + 1)
+    # scipy's tolerance for tables as likely as this one
+    return min(1.0, sum(prob(k) for k in ks if prob(k) <= here * (1 + 1e-7)))
+
+
+def smallest_p(n_bug, n_fixed):
+    """The smallest p Fisher's test can give on n_bug runs against n_fixed:
+    every bug-kernel run failed and no fixed-kernel run did."""
+    return fisher_p(n_bug, 0, 0, n_fixed) if n_bug and n_fixed else 1.0
 
 
 def point(summary, test, mode):
@@ -70,18 +103,26 @@ def main():
     with open(spec) as f:
         rows = [line.split() for line in f if line.strip()]
 
-    verdict_rows, metric_rows, report, bad = [], [], [], []
+    verdict_rows, metric_rows, report, bad, few_rows = [], [], [], [], []
     for test, mode, bug, fixed in rows:
         sums = {k: load_summary(out, test, mode, k) for k in (bug, fixed)}
         det, nb = failed(point(sums[bug], test, mode))
         fa, nf = failed(point(sums[fixed], test, mode))
-        ok = nb > 0 and nf > 0 and det * 10 >= 9 * nb and fa == 0
-        if not ok:
+        counts_ok = nb > 0 and nf > 0 and det * 10 >= 9 * nb and fa == 0
+        p_min = smallest_p(nb, nf)
+        few = counts_ok and p_min >= ALPHA
+        ok = counts_ok and not few
+        if few:
+            few_rows.append(f'{test}_{mode}')
+        elif not ok:
             bad.append(f'{test}_{mode}')
         report.append({'test': test, 'mode': mode, 'bug_kernel': bug,
                        'fixed_kernel': fixed, 'detected': det, 'bug_runs': nb,
-                       'false_alarms': fa, 'fixed_runs': nf, 'ok': ok})
+                       'false_alarms': fa, 'fixed_runs': nf, 'ok': ok,
+                       'fisher_p': fisher_p(det, nb - det, fa, nf - fa),
+                       'smallest_p': p_min, 'too_few_runs': few})
         verdict_rows.append((test, mode, bug, f'{det}/{nb}', fixed, f'{fa}/{nf}',
+                             'too few runs' if few else
                              'holds' if ok else 'DOES NOT HOLD'))
         for kernel, role in ((bug, 'bug'), (fixed, 'fixed')):
             entry = point(sums[kernel], test, mode)
@@ -99,6 +140,10 @@ def main():
         f.write('\n')
     if bad:
         print(f"mglru: the gate does not hold for: {' '.join(bad)}")
+    if few_rows:
+        print(f"mglru: too few runs for: {' '.join(few_rows)} (no outcome of so few runs"
+              f" gives Fisher's p < {ALPHA:g}: REPEAT=5 at least)")
+    if bad or few_rows:
         return 1
     print('mglru: every check detects its bug (>= 90%) with no false alarm')
     return 0

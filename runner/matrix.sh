@@ -22,6 +22,13 @@ export REPEAT=${REPEAT:-10}
 case $REPEAT in
 ''|*[!0-9]*|0) die "REPEAT=$REPEAT: expected a positive number" ;;
 esac
+# the verdicts would all be "too few runs": say so before the builds
+if (cd "$SUITE_ROOT/runner" && python3 -c 'import sys, matrix
+n = int(sys.argv[1])
+sys.exit(matrix.smallest_p(n, n) < matrix.ALPHA)' "$REPEAT"); then
+	note "warning: REPEAT=$REPEAT: too few runs for Fisher's p < 0.01 on any row" \
+		"(REPEAT=5 at least): every row that detects will say 'too few runs'"
+fi
 
 rows=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$matrix")
 [ -n "$rows" ] || die "$matrix has no rows"
