@@ -5,6 +5,7 @@
 #
 #   make              KUnit, guest kernel, kselftests and summary
 #   make check        the project's own tests (what CI runs)
+#   make docs         the docs' tables regenerated from doc/results/
 #
 # Variables (environment or command line):
 #   KERNEL=debian-7.3 a kernel of runner/kernels.txt (debian-7.3, the default,
@@ -44,7 +45,7 @@ export LAVA_JOBS_DIR LAVA_KERNEL_URL LAVA_ROOTFS_URL LAVA_MODULES_URL \
 	LAVA_TESTDEF_REPO LAVA_TESTDEF_REVISION LAVA_KSELFTEST_DIR
 
 .PHONY: all kunit kselftest vm-shell selftest-check matrix mutants compare deps check \
-	list kernels clean lava-jobs kcidb series bisect-demo
+	list kernels clean lava-jobs kcidb series bisect-demo docs
 
 all:
 	@runner/suite.sh all
@@ -91,6 +92,9 @@ deps:
 
 check:
 	@tests/run.sh
+
+docs:
+	@runner/doc_tables.py
 
 list:
 	@bash -c '. runner/lib.sh && suite_tests'

@@ -27,6 +27,7 @@ check deps runner/deps.sh all
 check tree-kunit runner/tree.sh kunit
 check static tests/static.sh "$(tail -n1 "$LOGDIR/tree-kunit.log")"
 check summary tests/summary.sh
+check docs runner/doc_tables.py --check
 check compare tests/compare.sh
 check kcidb tests/kcidb.sh
 check matrix tests/matrix.sh
