@@ -18,6 +18,9 @@
 /* The suite's root-only home: journals, the lock, each run's scratch. */
 #define MGLRU_HOME		"/run/mglru-selftest"
 #define MGLRU_CG_ROOT		"/sys/fs/cgroup"
+/* A run's journal in MGLRU_HOME: <pid><suffix>, and its rewrite. */
+#define MGLRU_JOURNAL_SUFFIX	".journal"
+#define MGLRU_JOURNAL_TMP_SUFFIX	".journal.tmp"
 /* Everything a run names for itself carries this prefix and its pid. */
 #define MGLRU_NAME		"mglru_selftest"
 

@@ -90,15 +90,42 @@ int mglru_parse_opts(int argc, char **argv, const struct mglru_opt *common,
 __noreturn void mglru_usage(const char *prog, const struct mglru_opt *common,
 			    const struct mglru_opt *opts);
 
+/* util.c: the kernel's files and the clock; no state, no other part used */
+int mglru_write_str(const char *path, const char *val);
+int mglru_read_str(const char *path, char *buf, size_t len);
+int mglru_write(const char *path, const char *val);
+long mglru_vmstat(const char *key);
+void mglru_boot_id(char *buf, size_t len);
+double mglru_now(void);
+void mglru_sleep_ms(unsigned int ms);
+
+/* report.c: skip reasons, metrics and verdict messages */
+extern char mglru_skip_reason[256];
+__printf(1, 2) int mglru_skip(const char *fmt, ...);
+__printf(3, 4) void mglru_metric(const struct mglru_ctx *ctx, const char *key,
+				 const char *fmt, ...);
+__printf(3, 4) bool mglru_check(const struct mglru_ctx *ctx, bool ok,
+				const char *fmt, ...);
+
+/* cmd.c: the commands the harness runs */
+int mglru_run_argv(char *out, size_t outlen, bool quiet,
+		   const char * const *argv);
+#define mglru_run(out, outlen, quiet, ...)				\
+	mglru_run_argv(out, outlen, quiet, (const char * const[]){ __VA_ARGS__, NULL })
+void mglru_kill_tool(void);
+int mglru_need_tools(const char * const *tools);
+
 /* home.c: MGLRU_HOME, root's alone, and the lock every run holds */
 int mglru_home_init(void);
 int mglru_home_lock(unsigned int timeout_s);
 int mglru_home_create(const char *path);
 int mglru_home_open(int dirfd, const char *name, int flags, const char **why);
 
+/* release.c: how each entry is undone, for the run @pid that created it */
+void mglru_release(const struct mglru_entry *r, pid_t pid);
+
 /* cleanup.c: a stack of what to undo, journalled for a later run */
 int mglru_cleanup_init(void);
-int mglru_cleanup_sweep(void);
 int mglru_cleanup_push(enum mglru_res type, const char *path, const char *val,
 		       int id);
 void mglru_cleanup_forget_pid(pid_t pid);
@@ -107,19 +134,27 @@ void mglru_cleanup_to(int mark);
 void mglru_block_signals(sigset_t *old);
 void mglru_restore_signals(const sigset_t *old);
 
-/* spawn.c: commands and workload children */
-int mglru_run_argv(char *out, size_t outlen, bool quiet,
-		   const char * const *argv);
-#define mglru_run(out, outlen, quiet, ...)				\
-	mglru_run_argv(out, outlen, quiet, (const char * const[]){ __VA_ARGS__, NULL })
-void mglru_kill_tool(void);
+/* sweep.c: what killed runs left, undone by their journals */
+int mglru_sweep(void);
+
+/* knob.c: global knobs set for the run, restored after it */
+int mglru_write_restore(const char *path, const char *val);
+int mglru_lru_gen_check(void);
+int mglru_lru_gen_save(void);
+int mglru_set_lru_mode(enum mglru_mode mode);
+
+/* memcg.c: the run's memcgs and their counters */
+int mglru_memcg_check(void);
+int mglru_parent_create(void);
+const char *mglru_memcg_create(const char *name, long max, long swap_max);
+long mglru_memcg_stat(const char *cg, const char *key);
+long mglru_memcg_event(const char *cg, const char *key);
+
+/* spawn.c: the workload's children */
 pid_t mglru_spawn(const char *cg, int (*fn)(void *arg), void *arg);
 pid_t mglru_spawn_argv(const char *cg, const char * const *argv);
 int mglru_wait(pid_t pid, int *status, double timeout_s);
 void mglru_kill(pid_t pid);
-int mglru_need_tools(const char * const *tools);
-double mglru_now(void);
-void mglru_sleep_ms(unsigned int ms);
 void *mglru_shared_alloc(size_t size);
 
 /* bdev.c: guest-local block devices, files and swap */
@@ -128,25 +163,6 @@ int mglru_bdev_setup(struct mglru_ctx *ctx, unsigned long size,
 		     long write_delay_ms);
 int mglru_create_file(struct mglru_ctx *ctx, unsigned long size);
 int mglru_zram_swap_setup(unsigned long size);
-
-/* memcg.c: memcgs, knobs, metrics and verdicts */
-extern char mglru_skip_reason[256];
-__printf(1, 2) int mglru_skip(const char *fmt, ...);
-int mglru_prerequisites(void);
-int mglru_parent_create(void);
-int mglru_set_lru_mode(enum mglru_mode mode);
-const char *mglru_memcg_create(const char *name, long max, long swap_max);
-long mglru_memcg_stat(const char *cg, const char *key);
-long mglru_memcg_event(const char *cg, const char *key);
-long mglru_vmstat(const char *key);
-int mglru_write(const char *path, const char *val);
-int mglru_write_restore(const char *path, const char *val);
-int mglru_write_str(const char *path, const char *val);
-int mglru_read_str(const char *path, char *buf, size_t len);
-__printf(3, 4) void mglru_metric(const struct mglru_ctx *ctx, const char *key,
-				 const char *fmt, ...);
-__printf(3, 4) bool mglru_check(const struct mglru_ctx *ctx, bool ok,
-				const char *fmt, ...);
 
 /*
  * debugfs.c: a debugfs knob for the run (mounted in the scratch directory,

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "mglru.h"
 
@@ -138,6 +139,17 @@ static void report(const char *test, int ret)
 			      NULL);
 }
 
+/* 0 if the machine can run the tests at all, else KSFT_SKIP. */
+static int prerequisites(void)
+{
+	int ret;
+
+	if (geteuid())
+		return mglru_skip("must be run as root");
+	ret = mglru_lru_gen_check();
+	return ret ? ret : mglru_memcg_check();
+}
+
 /* Set up, run and tear down one LRU mode, unless @init failed. */
 static void run_mode(const struct mglru_scenario *s, enum mglru_mode mode,
 		     unsigned int slow, int init)
@@ -189,7 +201,7 @@ int mglru_main(int argc, char **argv, const struct mglru_scenario *s)
 		ksft_print_msg("KSFT_MACHINE_SLOW=yes: time limits x%u\n", slow);
 	}
 
-	ret = mglru_prerequisites();
+	ret = prerequisites();
 	if (!ret)
 		ret = mglru_home_init();
 	if (!ret)
@@ -198,11 +210,13 @@ int mglru_main(int argc, char **argv, const struct mglru_scenario *s)
 		ksft_exit_skip("%s\n", mglru_skip_reason);
 	if (!ret) {
 		mglru_cleanup_init();
-		if (!mglru_cleanup_sweep() && sweep_only)
+		if (!mglru_sweep() && sweep_only)
 			ksft_print_msg("cleanup: nothing left by earlier runs\n");
 		if (sweep_only)
 			ksft_finished();
-		ret = mglru_parent_create();
+		ret = mglru_lru_gen_save();
+		if (!ret)
+			ret = mglru_parent_create();
 	}
 	for (mode = 0; mode < MGLRU_NR_MODES; mode++) {
 		if (!(modes & (1U << mode)))
