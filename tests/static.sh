@@ -34,6 +34,31 @@ for f in lib/tests/*.c tools/testing/selftests/mm/mglru/*.[ch]; do
 		{ echo "checkpatch: $f"; rc=1; }
 done
 
+# No call cycle between the kselftest library's files: each object's
+# undefined symbols, joined to the object that defines them (nm), are the
+# file graph, and tsort fails on a loop in it.
+objs=$(mktemp -d)
+trap 'rm -rf "$objs"' EXIT
+sel=$objs/tools/testing/selftests
+inc=$tree/tools/testing/selftests/cgroup/lib/include
+[ -d "$inc" ] || inc=$tree/tools/testing/selftests/cgroup
+mkdir -p "$sel/mm/mglru" && cp tools/testing/selftests/mm/mglru/*.[ch] "$sel/mm/mglru/" &&
+	cp "$tree/tools/testing/selftests/kselftest.h" "$sel/" || rc=1
+for c in "$sel"/mm/mglru/*.c; do
+	gcc -c -I"$inc" -o "${c%.c}.o" "$c" || { echo "static.sh: $c does not build"; rc=1; }
+done
+for o in "$sel"/mm/mglru/*.o; do	# the library's objects: no main()
+	nm "$o" | grep -q ' T main$' ||
+		nm -g --defined-only "$o" | awk -v o="${o##*/}" '{ print $3, o }'
+done | LC_ALL=C sort >"$objs/defs"
+awk '{ print $2 }' "$objs/defs" | sort -u | while read -r o; do
+	nm -u "$sel/mm/mglru/$o" | awk '{ print $2 }' | LC_ALL=C sort |
+		LC_ALL=C join - "$objs/defs" | awk -v o="$o" '$2 != o { print o, $2 }'
+done | sort -u >"$objs/edges"
+awk '{ e[$1 " " $2] = 1 } END { for (k in e) { split(k, f)
+	if (f[1] < f[2] && e[f[2] " " f[1]]) print "call cycle: " f[1] " <-> " f[2] } }' "$objs/edges"
+tsort "$objs/edges" >/dev/null || { echo "the kselftest library's files call each other in a loop"; rc=1; }
+
 for f in $(git ls-files '*.c' '*.h' '*.sh' '*.py' '*.rst' '*.config' \
 	   'Makefile' '*/Makefile' kunitconfig .ci/run); do
 	grep -q 'SPDX-License-Identifier' "$f" || { echo "no SPDX line: $f"; rc=1; }
