@@ -333,7 +333,7 @@ def links(problems):
             for m in ref.finditer(x):
                 check_link(f'{rel(path)}:{n}', TOP, m.group(1), m.group(2), None, problems)
             # links between doc files: `text <other.rst#anchor>`_
-            for m in re.finditer(r'<([A-Za-z0-9_.-]+\.rst)(?:#([a-z0-9-]+))?>`_', x):
+            for m in re.finditer(r'<([A-Za-z0-9_.-]+\.rst)(?:#([a-z0-9-]+))?>`__?', x):
                 if base != TOP:
                     check_link(f'{rel(path)}:{n}', base, m.group(1), m.group(2), None, problems)
 
@@ -367,6 +367,10 @@ def main():
     args = ap.parse_args()
     problems = []
     tables(args.check, problems)
+    with open(os.path.join(TOP, 'README.rst')) as f:
+        n = len(f.read().splitlines())
+    if n > README_MAX:
+        problems.append(f'README.rst: {n} lines, over {README_MAX}: move design notes to doc/')
     links(problems)
     for p in problems:
         print(f'docs: {p}', file=sys.stderr)
