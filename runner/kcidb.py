@@ -9,25 +9,44 @@ usage: kcidb.py RESULTS_DIR [-o FILE] [--origin NAME]
 Needs kcidb-io: run it with the project venv's Python,
 $CACHE/venv/bin/python3 (runner/requirements.txt; make deps installs it).
 
-Input: summary.json (kernel, expectations, KUnit cases), the KTAP files
-kselftest-<test>[.rN].ktap and kunit-<arch>.ktap, and kunit-<arch>.json
-where present; summary.json alone is enough.
+Input: summary.json (kernel, expectations, KUnit cases), tree-info, the
+KTAP files kselftest-<test>[.rN].ktap and kunit-<arch>.ktap, and
+kunit-<arch>.json where present; summary.json alone is enough. Also read:
+guest-<test>/console.log (a crash), guest-<test>/<test>[.rN].start (when
+the guest started the program, seconds since the epoch) and
+build-<kind>.failed (runner/suite.sh: the build failed; then summary.json
+may be missing).
 
 Objects
-  checkout  one: the Debian kernel package (kernels.txt), its version, the
-            variant and the applied patches; no git fields (the suite
-            unpacks a source package). Its id depends on these only, so
-            runs of the same tree share it:
-            <origin>:<kernel>:<version>:<variant>:<sha1 of patches, 12>
+  checkout  one: the kernel (the Debian package of kernels.txt, or a KDIR
+            tree), its version, the variant; patchset_hash over the
+            applied patches (KCIDB's: the sha256 of the patches' sha256
+            hashes, each followed by a newline; '' for none). A KDIR tree
+            that is the top of a git work tree adds git_commit_hash,
+            git_commit_name, git_repository_branch and, for an https
+            remote (the branch's, else origin), git_repository_url without
+            credentials; misc.git_dirty when it has uncommitted changes,
+            read when kcidb.py runs. The id depends on these only, so runs
+            of the same tree share it: <origin>:<kernel>:<version>:
+            <variant>[:<commit, 12>[-dirty]]:<patchset_hash, 12>
   builds    the guest kernel (architecture x86_64, config_name the
             allnoconfig plus fragments, misc.config_sha1 from summary.json)
             and one per KUnit architecture (um or x86_64, kunitconfig);
-            status PASS when it produced results. <origin>:<run>:guest or
-            <origin>:<run>:kunit-<arch>, <run> the folder's name.
-  tests     one per test point and run: kselftest points
-            kselftest.mm.mglru.<test>_<mode>, KernelCI's
-            kselftest.<collection>.<test> with the collection mm/mglru
-            written mm.mglru; KUnit cases kunit.<suite>.<case>[.<param>].
+            status PASS when it produced results. A guest build recorded
+            in build-guest.failed has status FAIL (the compiler, linker or
+            make found an error in the code) or ERROR (the machine or the
+            tools failed), its log's first error and end as log_excerpt,
+            and no tests. <origin>:<run>:guest or <origin>:<run>:kunit-<arch>,
+            <run> the folder's name.
+  tests     one per test point and run. A kselftest program's points sit
+            under its path, kselftest.mm.mglru.<test> (KernelCI's
+            kselftest.<collection>.<test>, the collection mm/mglru written
+            mm.mglru): the point <test>_<mode> is
+            kselftest.mm.mglru.<test>.<mode>, so that a dashboard rolls the
+            points up into their program. KUnit cases
+            kunit.<suite>.<case>[.<param>].
+            start_time: the program's run's start as the guest recorded
+            it, else the run's start.
             log_excerpt: the point's KTAP lines (diagnostics, metrics,
             result), at most 16 KiB, the start and the end kept.
             duration: the point's duration_s metric.
@@ -37,11 +56,20 @@ Objects
             a child test <point path>.<metric>, status DONE, with
             number {value, unit} (unit s, MiB, MiB/s or % from the name's
             suffix, none for counts); the rest stay in the point's misc.
-  issues,   a FAIL, FLAKY or INFO expectation is a KCIDB issue (the
-  incidents expectations file's reason as comment, id
-            <origin>:expect:<file>:<point>,
-            version 0) and each test of that point an incident linking to
-            it: present when the test failed, absent when it passed.
+  issues,   a FAIL, FLAKY or INFO expectation is a KCIDB issue, id
+  incidents <origin>:expect:<file>:<point>, and each test of that point an
+            incident linking to it: present when the test failed, absent
+            when it passed. comment: "<point> <expectation>: " and the
+            reason's first sentence, cut to about 200 characters (the
+            whole reason is misc.reason). culprit: a FAIL is the code's
+            (the kernel behaves so); a FLAKY or INFO point the tool's (the
+            test cannot judge the kernel: the same kernel passes and
+            fails). version: when the reason's text last changed, the
+            commit time of the expectation line's last change (git blame;
+            the file's mtime when not committed; for a file changed since
+            the run, the newest of its last 50 commits with the run's
+            text), else the run's start: it grows when the text changes,
+            and runs of the same text share it.
 
 Builds get the run's start as start_time (the folder's name, local time);
 --origin names the submitting CI system (default mglru_suite).
@@ -64,8 +92,11 @@ expectation is misc plus an incident of the point's issue)
   program reported no point (timeout,  ERROR         path .../<test>,
     crash, no output)                                misc.runner
   program # SKIP without points        SKIP
-  program timed out, or failed with    ERROR         path .../<test>, next
-    every point passing, or no result                to its points
+  program timed out, or failed with    ERROR         path .../<test>, above
+    every point passing, or no result                its points
+  the guest crashed (no result, a      ERROR         path .../<test>, the
+    panic, Oops or BUG on its console)               console from the crash
+                                                     in log_excerpt
   KUnit PASS / FAIL / SKIP / ERROR     same          (ERROR needs
                                                      kunit-<arch>.json:
                                                      summary.json has FAIL)
@@ -90,8 +121,10 @@ import json
 import math
 import os
 import re
+import subprocess
 import sys
 
+from bisect_verdict import CRASH
 from kunit_cases import kunit_cases, point_name
 from selftests import kernels, key_metrics
 from summary import judge, numeric, parse_ktap, read_tree_info
@@ -100,10 +133,18 @@ SCHEMA = (5, 3)
 ORIGIN = 'mglru_suite'
 COLLECTION = 'kselftest.mm.mglru'
 EXCERPT_MAX = 16384
+COMMENT_MAX = 200
 HERE = os.path.dirname(os.path.abspath(__file__))
+SUITE_ROOT = os.path.dirname(HERE)
+# the layers an expectation blames (issue.culprit): a FAIL is the kernel's
+# behaviour; a FLAKY or INFO point is one the test cannot judge
+CULPRIT = {'FAIL': {'code': True, 'tool': False, 'harness': False},
+           'FLAKY': {'code': False, 'tool': True, 'harness': False},
+           'INFO': {'code': False, 'tool': True, 'harness': False}}
 
 KSELFTEST_FILE = re.compile(r'^kselftest-(\w+?)(?:\.r(\d+))?\.ktap$')
 KUNIT_FILE = re.compile(r'^kunit-(\w+)\.(json|ktap)$')
+FAILED_BUILD = re.compile(r'^build-([\w-]+)\.failed$')
 KTAP_LINE = re.compile(r'^(\s*)(not ok|ok) \d+ (?:- )?(\S+)')
 SUBTEST = re.compile(r'^(\s*)# Subtest: (\S+)')
 TIMESTAMP = re.compile(r'^\[\s*\d+\.\d+\] ?')
@@ -200,6 +241,181 @@ def unexpected(status, exp, skip_ok):
     return bool(bad)
 
 
+def point_path(test, point):
+    """A kselftest point's path, under its program's: the point <test>_<mode>
+    of the program <test> is kselftest.mm.mglru.<test>.<mode>."""
+    prog = f'{COLLECTION}.{seg(test)}'
+    if point == test:
+        return prog
+    rest = point[len(test) + 1:] if point.startswith(test + '_') else point
+    return f'{prog}.{seg(rest)}'
+
+
+def guest_config(hz):
+    return ('allnoconfig + configs/vng-guest-x86_64.config + '
+            'tools/testing/selftests/mm/mglru/config' + (f' + CONFIG_HZ_{hz}' if hz else ''))
+
+
+def first_sentence(text, limit=COMMENT_MAX):
+    """The text's first sentence, cut at a word to about limit characters:
+    an issue's comment is its title on a dashboard."""
+    text = ' '.join(text.split())
+    m = re.search(r'[.!?](?=\s+[A-Z])', text)
+    if m:
+        text = text[:m.end()]
+    if len(text) <= limit:
+        return text
+    cut = text.rfind(' ', 0, limit)
+    return text[:cut if cut > limit // 2 else limit].rstrip(' ,;:(') + ' ...'
+
+
+def patchset_hash(paths):
+    """KCIDB's hash of the patches applied, in order: the sha256 of their
+    sha256 hashes, each followed by a newline ("sha256sum *.patch | cut
+    -c-64 | sha256sum | cut -c-64"); '' without patches, None when one
+    cannot be read."""
+    digests = ''
+    for path in paths:
+        try:
+            with open(path, 'rb') as f:
+                digests += hashlib.sha256(f.read()).hexdigest() + '\n'
+        except OSError:
+            return None
+    return hashlib.sha256(digests.encode()).hexdigest() if paths else ''
+
+
+def git(cwd, *args):
+    """git's output in cwd without its last newline; None when it fails."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith('GIT_')}
+    try:
+        p = subprocess.run(['git', '-C', cwd, *args], capture_output=True, text=True,
+                           errors='replace', env=env, timeout=300)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return p.stdout.rstrip('\n') if p.returncode == 0 else None
+
+
+def https_url(url):
+    """An https URL without its credentials; None for any other: KCIDB
+    takes https only."""
+    m = re.fullmatch(r'https://(?:[^/@\s]*@)?([^/@\s][^\0\s]*)', url or '')
+    return f'https://{m.group(1)}' if m else None
+
+
+def git_checkout(tree):
+    """The git fields of a checkout whose tree is the top of a git work tree
+    (a KDIR tree), and its misc (git_dirty: changes not committed); ({},
+    {}) for any other tree."""
+    if not tree or not os.path.isdir(tree):
+        return {}, {}
+    top = git(tree, 'rev-parse', '--show-toplevel')
+    commit = git(tree, 'rev-parse', '--verify', '-q', 'HEAD^{commit}')
+    if not top or os.path.realpath(top) != os.path.realpath(tree) or \
+            not re.fullmatch(r'[0-9a-f]{40}', commit or ''):
+        return {}, {}
+    co, misc = {'git_commit_hash': commit}, {}
+    name = git(tree, 'describe', '--tags', '--always')
+    if name:
+        co['git_commit_name'] = name
+    branch = git(tree, 'symbolic-ref', '--short', '-q', 'HEAD')
+    if branch:
+        co['git_repository_branch'] = branch
+    # the branch's remote, else origin, else the only one
+    remotes = (git(tree, 'remote') or '').split()
+    remote = git(tree, 'config', f'branch.{branch}.remote') if branch else None
+    if remote not in remotes:
+        remote = 'origin' if 'origin' in remotes else (remotes[0] if len(remotes) == 1 else None)
+    url = https_url(git(tree, 'remote', 'get-url', remote)) if remote else None
+    if url:
+        co['git_repository_url'] = url
+    if git(tree, 'status', '--porcelain', '--untracked-files=no'):
+        misc['git_dirty'] = True
+    return co, misc
+
+
+def expectation_lines(text):
+    """(line number, point, keyword, reason) of each line of an
+    expectations file's text, as summary.py reads them ('include <file>'
+    is the point 'include' with the file as its keyword)."""
+    for n, line in enumerate(text.splitlines(), 1):
+        if line.lstrip().startswith('#'):
+            continue
+        parts = line.split('#', 1)[0].strip().split(None, 2)
+        if len(parts) >= 2:
+            yield n, parts[0], parts[1], parts[2] if len(parts) > 2 else ''
+
+
+def expectation_line(path, point, depth=0):
+    """(file, line number, reason) of the line that sets point's
+    expectation in the expectations file path, includes followed where
+    they stand and a later line overriding; None without one."""
+    try:
+        with open(path, errors='replace') as f:
+            text = f.read()
+    except OSError:
+        return None
+    found = None
+    for n, name, word, reason in expectation_lines(text):
+        if name == 'include' and depth < 8:
+            found = expectation_line(os.path.join(os.path.dirname(path), word),
+                                     point, depth + 1) or found
+        elif name == point:
+            found = None if word == 'PASS' else (path, n, reason)
+    return found
+
+
+def line_time(path, n, rev=None):
+    """The commit time of the last change of line n of path (at rev, else
+    in the work tree), its mtime when the line is not committed; None when
+    git does not know the file."""
+    where, base = os.path.split(os.path.abspath(path))
+    out = git(where, 'blame', '--porcelain', '-L', f'{n},{n}', *([rev] if rev else []),
+              '--', base)
+    if not out:
+        return None
+    if set(out.split(' ', 1)[0]) == {'0'}:
+        return int(os.path.getmtime(path))
+    m = re.search(r'^committer-time (\d+)$', out, re.M)
+    return int(m.group(1)) if m else None
+
+
+def text_version(path, point, reason, history=50):
+    """The version of point's expectation text: when its line was last
+    changed, from the file as it is or, when the file changed since the
+    run, from the newest of its last commits that has the text; None when
+    neither has it."""
+    line = expectation_line(path, point)
+    if line and line[2] == reason:
+        return line_time(line[0], line[1])
+    file = line[0] if line else path
+    where, base = os.path.split(os.path.abspath(file))
+    for rev in (git(where, 'log', '-n', str(history), '--format=%H', '--', base) or '').split():
+        found = None
+        for n, name, _, r in expectation_lines(git(where, 'show', f'{rev}:./{base}') or ''):
+            if name == point:
+                found = (n, r)
+        if found and found[1] == reason:
+            return line_time(file, found[0], rev)
+    return None
+
+
+def build_excerpt(path):
+    """A failed build's log: from a few lines before its first error, and
+    its end."""
+    try:
+        with open(path, errors='replace') as f:
+            lines = f.read().splitlines()
+    except OSError:
+        return None
+    i = next((i for i, line in enumerate(lines) if re.search(r'\berror\b', line, re.I)), None)
+    if i is None:
+        return excerpt(lines[-60:])
+    end = i + 40
+    rest = max(end, len(lines) - 30)
+    cut = [f'[... {rest - end} lines cut ...]'] if rest > end else []
+    return excerpt(lines[max(0, i - 5):end] + cut + lines[rest:])
+
+
 class Document:
     """The KCIDB document of one results folder."""
 
@@ -215,43 +431,66 @@ class Document:
         self.issues, self.incidents = {}, []
         m = re.match(r'(\d{8}-\d{6})-', self.run)
         # the run id is the local time the run started (runner/suite.sh)
-        self.start = (datetime.datetime.strptime(m.group(1), '%Y%m%d-%H%M%S')
-                      .astimezone().isoformat() if m else None)
+        start = (datetime.datetime.strptime(m.group(1), '%Y%m%d-%H%M%S').astimezone()
+                 if m else None)
+        self.start = start.isoformat() if start else None
+        self.start_s = int(start.timestamp()) if start else None
+        self.failed = {}
+        for name in os.listdir(res):
+            m = FAILED_BUILD.match(name)
+            if m:
+                self.failed[m.group(1)] = read_tree_info(os.path.join(res, name))
 
     def checkout(self):
         k = self.kernel
         applied = k.get('applied', '').split()
+        phash = patchset_hash([os.path.join(SUITE_ROOT, p) for p in applied])
+        git_co, git_misc = git_checkout(k.get('source'))
         if k.get('kernel') or k.get('version'):
-            phash = hashlib.sha1(' '.join(applied).encode()).hexdigest()[:12]
-            cid = ':'.join([self.origin, k.get('kernel', '-'), k.get('version', '-'),
-                            k.get('variant', 'default'), phash])
+            parts = [self.origin, k.get('kernel', '-'), k.get('version', '-'),
+                     k.get('variant', 'default')]
+            if git_co:
+                parts.append(git_co['git_commit_hash'][:12] + ('-dirty' if git_misc else ''))
+            # a patch that cannot be read: the names tell the patchsets apart
+            parts.append(phash[:12] if phash is not None else
+                         hashlib.sha1(' '.join(applied).encode()).hexdigest()[:12])
+            cid = ':'.join(x or '-' for x in parts)
         else:
             cid = f'{self.origin}:{self.run}'
         package = kernels().get(k.get('kernel', ''))
+        sets = list(dict.fromkeys(os.path.basename(os.path.dirname(p)) for p in applied))
         comment = ' '.join(x for x in (
             f'Debian {package}' if package else k.get('kernel'), k.get('version'),
-            f"variant {k['variant']}" if k.get('variant') else None) if x)
-        co = {'id': cid, 'origin': self.origin, 'valid': True,
-              'misc': {'applied': applied}}
+            f"variant {k['variant']}" if k.get('variant') else None,
+            f"patches {', '.join(sets)}" if sets else None) if x)
+        co = dict({'id': cid, 'origin': self.origin, 'valid': True}, **git_co)
+        if phash is not None:
+            co['patchset_hash'] = phash
         if comment:
             co['comment'] = comment
         if k.get('kernel'):
             co['tree_name'] = k['kernel']
-        for key, name in (('version', 'debian_version'), ('variant', 'variant'),
-                          ('uname', 'uname')):
+        if self.start:
+            co['start_time'] = self.start
+        misc = dict(git_misc)
+        for key, name in (('version', 'debian_version' if package else 'version'),
+                          ('variant', 'variant'), ('uname', 'uname')):
             if k.get(key):
-                co['misc'][name] = k[key]
+                misc[name] = k[key]
         if package:
-            co['misc']['debian_package'] = package
+            misc['debian_package'] = package
+        if misc:
+            co['misc'] = misc
         self.checkouts.append(co)
         return cid
 
-    def build(self, checkout_id, kind, arch, config_name, compiler=None, status=True, misc=None):
+    def build(self, checkout_id, kind, arch, config_name, compiler=None, status='PASS',
+              misc=None):
         b = {'id': f'{self.origin}:{self.run}:{kind}', 'checkout_id': checkout_id,
              'origin': self.origin, 'architecture': arch, 'config_name': config_name,
              'comment': f'{kind} kernel of run {self.run}'}
         if status:
-            b['status'] = 'PASS'
+            b['status'] = status
         if compiler:
             b['compiler'] = compiler
         if self.start:
@@ -262,13 +501,15 @@ class Document:
         return b['id']
 
     def test(self, build_id, path, status, point, exp, skip_ok, lines=None, metrics=None,
-             run=None, misc=None, environment=None, metric_keys=()):
+             run=None, misc=None, environment=None, metric_keys=(), start=None):
         """A test of one point (and run), its key metrics and its incident."""
         suffix = f':r{run}' if run is not None else ''
         tid = f'{build_id}:{path}{suffix}'
         exp_status, reason = exp
         t = {'id': tid, 'build_id': build_id, 'origin': self.origin, 'path': path,
              'status': status, 'comment': point}
+        if start or self.start:
+            t['start_time'] = start or self.start
         m = dict(misc or {})
         m['expected'] = exp_status
         if reason:
@@ -309,19 +550,75 @@ class Document:
         name = self.expect_name or 'expectations'
         iid = f'{self.origin}:expect:{name}:{point}'
         if iid not in self.issues:
+            misc = {'expected': exp, 'test': point, 'expectations': name}
+            if reason:
+                misc['reason'] = reason
             self.issues[iid] = {
-                'id': iid, 'version': 0, 'origin': self.origin,
-                'comment': reason or f'{point} is expected to {exp.lower()}',
-                'misc': {'expected': exp, 'test': point, 'expectations': name}}
+                'id': iid, 'version': self.version(point, reason), 'origin': self.origin,
+                'culprit': dict(CULPRIT[exp]),
+                'comment': (f'{point} {exp}: {first_sentence(reason)}' if reason else
+                            f'{point} is expected to {exp.lower()}'),
+                'misc': misc}
         present = test['status'] in ('FAIL', 'ERROR')
         self.incidents.append({
             'id': f"{test['id']}:{iid.split(':', 1)[1]}", 'origin': self.origin,
-            'issue_id': iid, 'issue_version': 0, 'test_id': test['id'],
+            'issue_id': iid, 'issue_version': self.issues[iid]['version'],
+            'test_id': test['id'],
             'build_id': test['build_id'], 'present': present,
             'comment': f"{'known' if present else 'absent'}: {point} expected {exp}"})
 
+    def version(self, point, reason):
+        """An issue's version: when its expectation's text was last changed
+        (text_version), else the run's start; 0 when neither is known."""
+        path = self.summary.get('expectations')
+        v = text_version(path, point, reason) if path else None
+        return v if v is not None else (self.start_s or 0)
+
+    def started(self, test, run):
+        """When a program's run started, as the guest recorded it in
+        guest-<test>/<test>[.rN].start (seconds since the epoch), else
+        the run's start."""
+        name = f'{test}.r{run}' if run is not None else test
+        try:
+            with open(os.path.join(self.res, f'guest-{test}', f'{name}.start')) as f:
+                when = float(f.read().split()[0])
+            return datetime.datetime.fromtimestamp(when).astimezone().isoformat()
+        except (OSError, ValueError, IndexError, OverflowError):
+            return self.start
+
+    def crash(self, test):
+        """The guest's crash in test's boot, from its console: the first line
+        that says so and the console from there (60 lines), or None."""
+        try:
+            with open(os.path.join(self.res, f'guest-{test}', 'console.log'),
+                      errors='replace') as f:
+                lines = f.read().splitlines()
+        except OSError:
+            return None
+        i = next((i for i, line in enumerate(lines) if CRASH.search(line)), None)
+        return None if i is None else (lines[i].strip(), lines[i:i + 60])
+
+    def failed_build(self, checkout_id, kind, arch, config_name, info):
+        """A build runner/suite.sh recorded as failed (build-<kind>.failed):
+        FAIL (the code did not build) or ERROR (the machine or the tools
+        failed), the log's first error and end as its excerpt; no tests."""
+        status = info.get('status') if info.get('status') in ('FAIL', 'ERROR') else 'ERROR'
+        log = info.get('log') or f'logs/build-{kind}.log'
+        bid = self.build(checkout_id, kind, arch, config_name, status=status,
+                         misc={'log': log, 'phase': info.get('phase', f'build-{kind}')})
+        text = build_excerpt(os.path.join(self.res, log))
+        if text and text.strip():
+            self.builds[-1]['log_excerpt'] = text
+        return bid
+
     def kselftests(self, checkout_id):
         s = self.summary
+        hz = self.kernel.get('hz')
+        if 'guest' in self.failed:
+            info = self.failed['guest']
+            self.failed_build(checkout_id, 'guest', 'x86_64', guest_config(info.get('hz', hz)),
+                              info)
+            return
         entries = {}
         for e in s.get('kselftest', []):
             point = f"{e['test']}_{e['mode']}" if e.get('mode') else e['test']
@@ -344,22 +641,19 @@ class Document:
         compiler = next(filter(None, (compiler_of(os.path.join(self.res, n, 'console.log'))
                                       for n in consoles)), None)
         sha = self.kernel.get('config_sha1')
-        hz = self.kernel.get('hz')
-        bid = self.build(checkout_id, 'guest', 'x86_64',
-                         'allnoconfig + configs/vng-guest-x86_64.config + '
-                         'tools/testing/selftests/mm/mglru/config' +
-                         (f' + CONFIG_HZ_{hz}' if hz else ''), compiler,
+        bid = self.build(checkout_id, 'guest', 'x86_64', guest_config(hz), compiler,
                          misc={'config_sha1': sha} if sha else None)
 
         def expectation(point):
             e = entries.get(point)
             return (e['expected'], e.get('expected_reason', '')) if e else ('PASS', '')
 
-        seen = set()
+        seen, crashed = set(), set()
         for test, runs in sorted(files.items()):
             runs.sort(key=lambda r: r[0] or 0)
             for n, name in runs:
                 points, _, runner = parse_ktap(os.path.join(self.res, name))
+                start = self.started(test, n)
                 base = {'ktap': name}
                 if n is not None:
                     base.update(run=n, runs=len(runs))
@@ -371,16 +665,23 @@ class Document:
                     e = entries.get(point)
                     if n is not None and e:
                         m.update(verdict=e['verdict'], verdicts=e.get('verdicts', {}))
-                    self.test(bid, f'{COLLECTION}.{seg(point)}', p['verdict'], point,
+                    self.test(bid, point_path(test, point), p['verdict'], point,
                               expectation(point), True, p['lines'], p['metrics'], n, m,
-                              env, key_metrics(test))
+                              env, key_metrics(test), start)
                 status, why = self.runner_status(points, runner)
-                if status:
-                    seen.add(test)
-                    # the lines after the last point: all of them without one
-                    self.test(bid, f'{COLLECTION}.{seg(test)}', status, test,
-                              expectation(test), True, runner['lines'], None, n,
-                              dict(base, runner=why), env)
+                if not status:
+                    continue
+                seen.add(test)
+                # the lines after the last point: all of them without one
+                lines = runner['lines']
+                crash = self.crash(test) if runner['result'] is None else None
+                if crash and test not in crashed:
+                    # the first run without a result is the one that crashed
+                    crashed.add(test)
+                    why = f'the guest crashed: {crash[0]}'
+                    lines = lines + [f'--- guest-{test}/console.log:'] + crash[1]
+                self.test(bid, point_path(test, test), status, test, expectation(test), True,
+                          lines, None, n, dict(base, runner=why), env, (), start)
         # points of summary.json without a KTAP file: its majority verdict
         for point, e in entries.items():
             if point in seen:
@@ -393,7 +694,7 @@ class Document:
             m = {'runs': e.get('runs', 1), 'verdicts': e.get('verdicts', {})}
             if why is not None:
                 m['runner'] = why
-            self.test(bid, f'{COLLECTION}.{seg(point)}', status, point, expectation(point),
+            self.test(bid, point_path(e['test'], point), status, point, expectation(point),
                       True, None, metrics, None, m, env, key_metrics(e['test']))
 
     @staticmethod
@@ -437,7 +738,7 @@ class Document:
             compiler = compiler_of(src['ktap']) if 'ktap' in src else None
             bid = self.build(checkout_id, f'kunit-{arch}', arch,
                              'kunitconfig (kunit.py run --kunitconfig)', compiler,
-                             status=bool(cases))
+                             status='PASS' if cases else None)
             env = {'comment': 'kunit.py, ' + ('UML' if arch == 'um' else f'QEMU {arch}')}
             ktap = os.path.basename(src['ktap']) if 'ktap' in src else None
             base = {'ktap': ktap} if ktap else {}
@@ -525,7 +826,10 @@ def main():
         with open(path) as f:
             summary = json.load(f)
     except FileNotFoundError:
-        die(f'no summary.json in {res} (runner/summary.py writes it)')
+        # a run whose build failed ends before its summary
+        if not any(FAILED_BUILD.match(n) for n in os.listdir(res)):
+            die(f'no summary.json in {res} (runner/summary.py writes it)')
+        summary = {}
     except (OSError, ValueError) as e:
         die(f'{path}: {e}'.replace('\n', ' '))
     if not isinstance(summary, dict):

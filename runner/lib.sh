@@ -65,6 +65,26 @@ phase()
 	printf '[%(%T)T] %-24s done in %ss\n' -1 "$name" $(($(date +%s) - t0)) >&2
 }
 
+# build_failed NAME LOG [TREE_INFO]: record in $RESULTS/build-NAME.failed
+# (key=value lines, for runner/kcidb.py) that the build NAME failed, with
+# its log and the tree's .mglru-suite as tree-info. status=FAIL when the
+# compiler, the linker or make found an error in the code, else ERROR: the
+# configuration, the tools or the machine (a disk or memory exhausted).
+BUILD_CODE_ERROR='^[^ :]+:[0-9]+(:[0-9]+)?: (fatal )?error: |undefined reference to |multiple definition of |No rule to make target |^ERROR: modpost: '
+BUILD_MACHINE_ERROR='No space left on device|Disk quota exceeded|Read-only file system|Killed signal terminated program|virtual memory exhausted|Cannot allocate memory'
+build_failed()
+{
+	local status=ERROR
+
+	if grep -qE "$BUILD_CODE_ERROR" "$2" && ! grep -qE "$BUILD_MACHINE_ERROR" "$2"; then
+		status=FAIL
+	fi
+	[ -z "${3:-}" ] || [ "$3" -ef "$RESULTS/tree-info" ] || cp "$3" "$RESULTS/tree-info"
+	printf 'build=%s\nstatus=%s\nphase=build-%s\nlog=%s\nhz=%s\n' "$1" "$status" "$1" \
+		"${2#"$RESULTS"/}" "$(guest_hz)" >"$RESULTS/build-$1.failed"
+	note "build $1: $status, recorded in $RESULTS/build-$1.failed (make kcidb R=$RESULTS)"
+}
+
 # live MODULE_DIR: the module is loaded and initialised (a module built in
 # has no initstate: its folder is enough)
 live()

@@ -98,7 +98,10 @@ if [ "$what" != kunit ]; then
 		kernel=$(realpath "$GUEST_KERNEL")
 		note "guest kernel: $kernel (GUEST_KERNEL, not built)"
 	else
-		phase build-guest "$SUITE_ROOT/runner/guest-kernel.sh" "$gtree" || exit 1
+		phase build-guest "$SUITE_ROOT/runner/guest-kernel.sh" "$gtree" || {
+			build_failed guest "$LOGDIR/build-guest.log" "$gtree/.mglru-suite"
+			exit 1
+		}
 		kernel=$(tail -n1 "$LOGDIR/build-guest.log")
 	fi
 	if [ "$what" = vm-shell ]; then
