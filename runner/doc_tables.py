@@ -276,11 +276,11 @@ def tables(check, problems):
                 if check:
                     n = next((k for k, (x, y) in enumerate(zip(have, want)) if x != y),
                              min(len(have), len(want)))
-                    got = have[n] if n < len(have) else '(end of table)'
-                    exp = want[n] if n < len(want) else '(end of table)'
+                    got = ' '.join(have[n].split()) if n < len(have) else '(end of table)'
+                    exp = ' '.join(want[n].split()) if n < len(want) else '(end of table)'
                     problems.append(f'{rel(path)}:{b + 2 + n}: table {name} disagrees with'
-                                    f' doc/results/{name}.txt: {got.strip()!r}, its data says'
-                                    f' {exp.strip()!r} (make docs regenerates it)')
+                                    f' doc/results/{name}.txt: {got!r}, its data says'
+                                    f' {exp!r} (make docs regenerates it)')
                 lines[b + 1:e] = want
         if not check:
             text = '\n'.join(lines) + '\n'
@@ -372,13 +372,15 @@ def main():
     if n > README_MAX:
         problems.append(f'README.rst: {n} lines, over {README_MAX}: move design notes to doc/')
     links(problems)
+    expectations(problems)
     for p in problems:
         print(f'docs: {p}', file=sys.stderr)
     if problems:
         print(f'docs: {len(problems)} problem(s)', file=sys.stderr)
         return 1
     if args.check:
-        print('docs: every table agrees with doc/results/, every doc link resolves')
+        print('docs: every table agrees with doc/results/, every doc link resolves,'
+              ' every expectation is short and names its doc section')
     return 0
 
 
