@@ -36,7 +36,7 @@
 #   CACHE, RESULTS    cache folder, results folder of this run
 #   GUEST_KERNEL=<f>  a prebuilt guest kernel (bzImage) to boot: no build
 #   LAVA_*            `make lava-jobs`: artifact URL templates and the test
-#                     definition's repository (README.rst, Running on LAVA)
+#                     definition's repository (doc/ci.rst, LAVA)
 
 JOBS ?= $(shell nproc)
 export KERNEL KDIR EXPECT ARCH ACCEL JOBS MEM CPUS HZ TESTS REPEAT LRU_MODE KUNIT_ARCH KUNIT_SANITIZE VARIANT CACHE \
