@@ -70,8 +70,10 @@ phase()
 # its log and the tree's .mglru-suite as tree-info. status=FAIL when the
 # compiler, the linker or make found an error in the code, else ERROR: the
 # configuration, the tools or the machine (a disk or memory exhausted).
-BUILD_CODE_ERROR='^[^ :]+:[0-9]+(:[0-9]+)?: (fatal )?error: |undefined reference to |multiple definition of |No rule to make target |^ERROR: modpost: '
-BUILD_MACHINE_ERROR='No space left on device|Disk quota exceeded|Read-only file system|Killed signal terminated program|virtual memory exhausted|Cannot allocate memory'
+BUILD_CODE_ERROR='^[^ :]+:[0-9]+(:[0-9]+)?: (fatal )?error: |undefined reference to '
+BUILD_CODE_ERROR+='|multiple definition of |No rule to make target |^ERROR: modpost: '
+BUILD_MACHINE_ERROR='No space left on device|Disk quota exceeded|Read-only file system'
+BUILD_MACHINE_ERROR+='|Killed signal terminated program|virtual memory exhausted|Cannot allocate memory'
 build_failed()
 {
 	local status=ERROR

@@ -347,8 +347,11 @@ assert d["tests"] == [] and d["checkouts"][0]["tree_name"] == "debian-7.3", d
 '
 run=$tmp/20261125-121501-debian-7.3-default
 cp -r "$fx/kcidb-build-failed" "$run"
-printf '  CC      mm/vmscan.o\nmm/vmscan.c:4712: fatal error: error writing to /tmp/ccXk2a.s: No space left on device\nmglru: error: guest kernel build failed\n' \
-	>"$run/logs/build-guest.log"
+cat >"$run/logs/build-guest.log" <<'EOF'
+  CC      mm/vmscan.o
+mm/vmscan.c:4712: fatal error: error writing to /tmp/ccXk2a.s: No space left on device
+mglru: error: guest kernel build failed
+EOF
 expect_rc 0 "lib.sh records a build the machine failed" record_failed_build "$run"
 expect_rc 0 "a run whose guest build ran out of disk converts" \
 	"$py" runner/kcidb.py "$run" -o "$tmp/build-error.json"
