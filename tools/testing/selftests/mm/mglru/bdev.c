@@ -37,7 +37,7 @@ static bool have_dm_delay(void)
 /* Put @path on the cleanup stack, then mkdir it. */
 static int make_dir(const char *path)
 {
-	if (mglru_cleanup_push(RES_DIR, path, NULL, 0) || mkdir(path, 0700)) {
+	if (mglru_cleanup_path(RES_DIR, path) || mkdir(path, 0700)) {
 		ksft_print_msg("mkdir %s: %s\n", path, strerror(errno));
 		return -1;
 	}
@@ -63,7 +63,7 @@ static int mount_tmpfs(struct mglru_ctx *ctx, unsigned long size)
 		return -1;
 	snprintf(opts, sizeof(opts), "size=%luk,mode=0700",
 		 mglru_tmpfs_size(size) >> 10);
-	if (mglru_cleanup_push(RES_MOUNT, ctx->tmpdir, NULL, 0) ||
+	if (mglru_cleanup_path(RES_MOUNT, ctx->tmpdir) ||
 	    mount("tmpfs", ctx->tmpdir, "tmpfs", 0, opts)) {
 		ksft_print_msg("mount tmpfs: %s\n", strerror(errno));
 		return -1;
@@ -90,7 +90,7 @@ static int attach_loop(struct mglru_ctx *ctx, const char *backing,
 		return -1;
 	}
 	close(fd);
-	if (mglru_cleanup_push(RES_LOOP, backing, NULL, 0))
+	if (mglru_cleanup_path(RES_LOOP, backing))
 		return -1;
 	mglru_block_signals(&old);
 	ret = mglru_run(ctx->loop, sizeof(ctx->loop), false, "losetup",
@@ -121,7 +121,7 @@ static int create_dm_delay(struct mglru_ctx *ctx, unsigned long size,
 
 	mglru_dm_name(name, sizeof(name), getpid());
 	dm_delay_table(table, sizeof(table), ctx, size, delay_ms);
-	if (mglru_cleanup_push(RES_DM, NULL, name, 0))
+	if (mglru_cleanup_dm(name))
 		return -1;
 	mglru_block_signals(&old);
 	ret = mglru_run(NULL, 0, false, "dmsetup", "create", name, "--table",
@@ -151,7 +151,7 @@ static int push_undelay(struct mglru_ctx *ctx, unsigned long size)
 
 	mglru_dm_name(name, sizeof(name), getpid());
 	dm_delay_table(table, sizeof(table), ctx, size, 0);
-	return mglru_cleanup_push(RES_DM_UNDELAY, table, name, 0);
+	return mglru_cleanup_undelay(name, table);
 }
 
 /*
@@ -189,7 +189,7 @@ int mglru_bdev_setup(struct mglru_ctx *ctx, unsigned long size,
 	if (write_delay_ms &&
 	    create_dm_delay(ctx, size, write_delay_ms, dev, sizeof(dev)))
 		return -1;
-	if (mglru_cleanup_push(RES_MOUNT, ctx->mnt, NULL, 0) ||
+	if (mglru_cleanup_path(RES_MOUNT, ctx->mnt) ||
 	    mount(dev, ctx->mnt, "ext4", 0, NULL)) {
 		ksft_print_msg("mount %s: %s\n", dev, strerror(errno));
 		return -1;
@@ -258,7 +258,7 @@ int mglru_zram_swap_setup(unsigned long size)
 	} else {
 		return mglru_skip("zram not available (CONFIG_ZRAM=n?)");
 	}
-	if (mglru_cleanup_push(RES_ZRAM, NULL, hot ? "hot" : "", id))
+	if (mglru_cleanup_zram(id, hot))
 		return -1;
 	snprintf(path, sizeof(path), "/sys/block/zram%d/disksize", id);
 	snprintf(buf, sizeof(buf), "%lu", size);
@@ -269,7 +269,7 @@ int mglru_zram_swap_setup(unsigned long size)
 		ksft_print_msg("mkswap %s failed\n", dev);
 		return -1;
 	}
-	if (mglru_cleanup_push(RES_SWAP, dev, NULL, 0) || swapon(dev, 0)) {
+	if (mglru_cleanup_path(RES_SWAP, dev) || swapon(dev, 0)) {
 		ksft_print_msg("swapon %s: %s\n", dev, strerror(errno));
 		return -1;
 	}

@@ -19,7 +19,7 @@
 
 #include "mglru.h"
 
-static struct mglru_entry stack[MGLRU_MAX_RES];
+static struct mglru_undo stack[MGLRU_MAX_RES];
 static int nr_res;
 static pid_t owner;
 static char journal[MGLRU_PATH_LEN], journal_tmp[MGLRU_PATH_LEN];
@@ -52,7 +52,7 @@ static void journal_view(struct mglru_journal *j)
 	j->nr = 0;
 	for (i = 0; i < nr_res; i++)
 		if (stack[i].type != RES_NONE && stack[i].type != RES_PID)
-			j->ent[j->nr++] = stack[i];
+			mglru_undo_to_entry(&stack[i], &j->ent[j->nr++]);
 }
 
 /*
@@ -102,11 +102,10 @@ err:
  * Put what is about to be created on the stack and in the journal; -1 if it
  * cannot be, or if a later run could not undo it by the journal's rules.
  */
-int mglru_cleanup_push(enum mglru_res type, const char *path, const char *val,
-		       int id)
+static int push(const struct mglru_undo *u)
 {
 	static struct mglru_journal j;
-	struct mglru_entry *e;
+	struct mglru_entry e;
 	const char *why;
 	sigset_t old;
 
@@ -116,37 +115,102 @@ int mglru_cleanup_push(enum mglru_res type, const char *path, const char *val,
 		ksft_print_msg("cleanup stack full\n");
 		return -1;
 	}
-	e = &stack[nr_res];
-	memset(e, 0, sizeof(*e));
-	e->type = type;
-	e->id = id;
-	if (snprintf(e->path, sizeof(e->path), "%s", path ?: "") >=
-	    (int)sizeof(e->path) ||
-	    snprintf(e->val, sizeof(e->val), "%s", val ?: "") >=
-	    (int)sizeof(e->val)) {
-		mglru_restore_signals(&old);
-		ksft_print_msg("cleanup: %s %s: too long to journal\n",
-			       mglru_res_name(type), path ?: "");
-		return -1;
-	}
-	if (type != RES_PID) {
+	if (u->type != RES_PID) {
+		mglru_undo_to_entry(u, &e);
 		journal_view(&j);
-		why = mglru_entry_refusal(e, owner, &j);
+		why = mglru_entry_refusal(&e, owner, &j);
 		if (why) {
 			mglru_restore_signals(&old);
 			ksft_print_msg("cleanup: would not undo %s %s %s: %s\n",
-				       mglru_res_name(type), e->path, e->val, why);
+				       mglru_res_name(e.type), e.path, e.val, why);
 			return -1;
 		}
 	}
-	nr_res++;
-	if (type != RES_PID && journal_sync()) {
+	stack[nr_res++] = *u;
+	if (u->type != RES_PID && journal_sync()) {
 		nr_res--;
 		mglru_restore_signals(&old);
 		return -1;
 	}
 	mglru_restore_signals(&old);
 	return 0;
+}
+
+/* @src into @dst of @len bytes; false if it does not fit whole. */
+static bool fits(char *dst, size_t len, const char *src)
+{
+	return snprintf(dst, len, "%s", src) < (int)len;
+}
+
+/* What the journal could only hold cut is not created at all. */
+static int too_long(enum mglru_res type, const char *path)
+{
+	ksft_print_msg("cleanup: %s %s: too long to journal\n",
+		       mglru_res_name(type), path);
+	return -1;
+}
+
+/* A memcg, dir, mount, swap device or loop device's backing file. */
+int mglru_cleanup_path(enum mglru_res type, const char *path)
+{
+	struct mglru_undo u = { .type = type };
+
+	if (!fits(u.path, sizeof(u.path), path))
+		return too_long(type, path);
+	return push(&u);
+}
+
+/* A child of the run's; never journalled, it dies with the run. */
+int mglru_cleanup_pid(pid_t pid)
+{
+	struct mglru_undo u = { .type = RES_PID, .pid = pid };
+
+	return push(&u);
+}
+
+/* The knob @path, its value now written back to it. */
+int mglru_cleanup_knob(const char *path)
+{
+	struct mglru_undo u = { .type = RES_RESTORE };
+	int ret;
+
+	if (!fits(u.knob.path, sizeof(u.knob.path), path))
+		return too_long(u.type, path);
+	ret = mglru_read_str(path, u.knob.old, sizeof(u.knob.old));
+	if (ret) {
+		ksft_print_msg("read %s: %s\n", path, strerror(-ret));
+		return -1;
+	}
+	return push(&u);
+}
+
+/* The dm target @name, removed. */
+int mglru_cleanup_dm(const char *name)
+{
+	struct mglru_undo u = { .type = RES_DM };
+
+	if (!fits(u.dm.name, sizeof(u.dm.name), name))
+		return too_long(u.type, "");
+	return push(&u);
+}
+
+/* The dm target @name, @table loaded into it (before it is unmounted). */
+int mglru_cleanup_undelay(const char *name, const char *table)
+{
+	struct mglru_undo u = { .type = RES_DM_UNDELAY };
+
+	if (!fits(u.dm.name, sizeof(u.dm.name), name) ||
+	    !fits(u.dm.table, sizeof(u.dm.table), table))
+		return too_long(u.type, table);
+	return push(&u);
+}
+
+/* zram<id>, reset, and removed if @hot (it was hot-added). */
+int mglru_cleanup_zram(int id, bool hot)
+{
+	struct mglru_undo u = { .type = RES_ZRAM, .zram = { id, hot } };
+
+	return push(&u);
 }
 
 /* A reaped child: mark it released; entries never move. */
@@ -157,7 +221,7 @@ void mglru_cleanup_forget_pid(pid_t pid)
 
 	mglru_block_signals(&old);
 	for (i = nr_res - 1; i >= 0; i--) {
-		if (stack[i].type == RES_PID && stack[i].id == pid) {
+		if (stack[i].type == RES_PID && stack[i].pid == pid) {
 			stack[i].type = RES_NONE;
 			break;
 		}

@@ -30,8 +30,8 @@ static int debugfs_dir(const char *name, char *dir, size_t len)
 	if (access(scratch, F_OK))
 		return mglru_skip("debugfs is not mounted at %s", DEBUGFS);
 	snprintf(dir, len, "%s/debugfs", scratch);
-	if (mglru_cleanup_push(RES_DIR, dir, NULL, 0) || mkdir(dir, 0700) ||
-	    mglru_cleanup_push(RES_MOUNT, dir, NULL, 0))
+	if (mglru_cleanup_path(RES_DIR, dir) || mkdir(dir, 0700) ||
+	    mglru_cleanup_path(RES_MOUNT, dir))
 		return -1;
 	if (mount("debugfs", dir, "debugfs", MS_NOSUID | MS_NODEV | MS_NOEXEC,
 		  NULL))

@@ -47,6 +47,11 @@ enum mglru_res {
 	MGLRU_NR_RES,
 };
 
+/*
+ * One journal line, column by column: what id, path and val hold is the
+ * type's (above). The cleanup stack keeps each kind's fields by name
+ * (struct mglru_undo in mglru.h) and converts them only for the journal.
+ */
 struct mglru_entry {
 	enum mglru_res type;
 	int id;

@@ -6,7 +6,6 @@
  */
 #define _GNU_SOURCE
 #include <stdio.h>
-#include <string.h>
 #include <unistd.h>
 
 #include "mglru.h"
@@ -21,15 +20,7 @@ const char * const mglru_mode_names[MGLRU_NR_MODES] = {
 /* Write @val to @path, its old value on the cleanup stack first. */
 int mglru_write_restore(const char *path, const char *val)
 {
-	char old[128];
-	int ret;
-
-	ret = mglru_read_str(path, old, sizeof(old));
-	if (ret) {
-		ksft_print_msg("read %s: %s\n", path, strerror(-ret));
-		return -1;
-	}
-	if (mglru_cleanup_push(RES_RESTORE, path, old, 0))
+	if (mglru_cleanup_knob(path))
 		return -1;
 	return mglru_write(path, val);
 }
@@ -46,12 +37,7 @@ int mglru_lru_gen_check(void)
 /* lru_gen/enabled on the cleanup stack, restored after the run's memcgs. */
 int mglru_lru_gen_save(void)
 {
-	char buf[64];
-
-	if (mglru_read_str(LRU_GEN_ENABLED, buf, sizeof(buf)) ||
-	    mglru_cleanup_push(RES_RESTORE, LRU_GEN_ENABLED, buf, 0))
-		return -1;
-	return 0;
+	return mglru_cleanup_knob(LRU_GEN_ENABLED);
 }
 
 int mglru_set_lru_mode(enum mglru_mode mode)

@@ -38,7 +38,7 @@ int mglru_memcg_check(void)
 int mglru_parent_create(void)
 {
 	mglru_parent_memcg(parent_cg, sizeof(parent_cg), getpid());
-	if (mglru_cleanup_push(RES_MEMCG, parent_cg, NULL, 0) ||
+	if (mglru_cleanup_path(RES_MEMCG, parent_cg) ||
 	    cg_create(parent_cg)) {
 		ksft_print_msg("mkdir %s: %s\n", parent_cg, strerror(errno));
 		return -1;
@@ -62,7 +62,7 @@ const char *mglru_memcg_create(const char *name, long max, long swap_max)
 	static char path[MGLRU_PATH_LEN];
 
 	snprintf(path, sizeof(path), "%s/%s.%d", parent_cg, name, cg_seq++);
-	if (mglru_cleanup_push(RES_MEMCG, path, NULL, 0) || cg_create(path)) {
+	if (mglru_cleanup_path(RES_MEMCG, path) || cg_create(path)) {
 		ksft_print_msg("mkdir %s: %s\n", path, strerror(errno));
 		return NULL;
 	}

@@ -121,13 +121,45 @@ int mglru_home_lock(unsigned int timeout_s);
 int mglru_home_create(const char *path);
 int mglru_home_open(int dirfd, const char *name, int flags, const char **why);
 
-/* release.c: how each entry is undone, for the run @pid that created it */
-void mglru_release(const struct mglru_entry *r, pid_t pid);
+/*
+ * What the cleanup stack undoes: its kind and what that kind needs, each
+ * field with one meaning. A journal line holds the same in three columns
+ * (struct mglru_entry), which release.c converts to and from.
+ */
+struct mglru_undo {
+	enum mglru_res type;
+	union {
+		/* memcg, dir, mount, swap; loop: the file backing it */
+		char path[MGLRU_PATH_LEN];
+		pid_t pid;				/* pid */
+		struct {
+			char path[MGLRU_PATH_LEN];
+			char old[MGLRU_VAL_LEN];	/* written back */
+		} knob;					/* restore */
+		struct {
+			char name[MGLRU_VAL_LEN];
+			char table[MGLRU_PATH_LEN];	/* undelay: loaded */
+		} dm;					/* dm, undelay */
+		struct {
+			int id;				/* zram<id> */
+			bool hot;			/* hot-added: removed */
+		} zram;					/* zram */
+	};
+};
+
+/* release.c: each kind in the journal, and how it is undone */
+void mglru_undo_to_entry(const struct mglru_undo *u, struct mglru_entry *e);
+void mglru_undo_of_entry(const struct mglru_entry *e, struct mglru_undo *u);
+void mglru_release(const struct mglru_undo *u, pid_t pid);
 
 /* cleanup.c: a stack of what to undo, journalled for a later run */
 int mglru_cleanup_init(void);
-int mglru_cleanup_push(enum mglru_res type, const char *path, const char *val,
-		       int id);
+int mglru_cleanup_path(enum mglru_res type, const char *path);
+int mglru_cleanup_pid(pid_t pid);
+int mglru_cleanup_knob(const char *path);
+int mglru_cleanup_dm(const char *name);
+int mglru_cleanup_undelay(const char *name, const char *table);
+int mglru_cleanup_zram(int id, bool hot);
 void mglru_cleanup_forget_pid(pid_t pid);
 int mglru_cleanup_mark(void);
 void mglru_cleanup_to(int mark);

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * How each kind of thing a run creates is undone, for the run itself (its
- * cleanup stack) or for a later one (the sweep of a dead run's journal).
+ * Each kind of thing a run creates: how it is written in the journal, and
+ * how it is undone, for the run itself (its cleanup stack) or for a later
+ * one (the sweep of a dead run's journal).
  * Every release is a no-op when there is nothing to undo, and acts only on
  * what is the run's by more than its name: a loop device backed by a file
  * in its scratch directory, no path through a symlink.
@@ -24,6 +25,75 @@
 #include "cgroup_util.h"
 #include "mglru.h"
 
+/* The kinds that need a path alone (a loop device: its backing file). */
+static bool path_only(enum mglru_res type)
+{
+	return type == RES_MEMCG || type == RES_DIR || type == RES_MOUNT ||
+	       type == RES_LOOP || type == RES_SWAP;
+}
+
+/* @u in a journal line's columns, as journal.h gives them for its type. */
+void mglru_undo_to_entry(const struct mglru_undo *u, struct mglru_entry *e)
+{
+	memset(e, 0, sizeof(*e));
+	e->type = u->type;
+	if (path_only(u->type))
+		snprintf(e->path, sizeof(e->path), "%s", u->path);
+	switch (u->type) {
+	case RES_RESTORE:
+		snprintf(e->path, sizeof(e->path), "%s", u->knob.path);
+		snprintf(e->val, sizeof(e->val), "%s", u->knob.old);
+		break;
+	case RES_PID:
+		e->id = u->pid;
+		break;
+	case RES_DM_UNDELAY:
+		snprintf(e->path, sizeof(e->path), "%s", u->dm.table);
+		snprintf(e->val, sizeof(e->val), "%s", u->dm.name);
+		break;
+	case RES_DM:
+		snprintf(e->val, sizeof(e->val), "%s", u->dm.name);
+		break;
+	case RES_ZRAM:
+		e->id = u->zram.id;
+		snprintf(e->val, sizeof(e->val), "%s", u->zram.hot ? "hot" : "");
+		break;
+	default:
+		break;
+	}
+}
+
+/* The journal line @e, taken by the journal's rules, as what it undoes. */
+void mglru_undo_of_entry(const struct mglru_entry *e, struct mglru_undo *u)
+{
+	memset(u, 0, sizeof(*u));
+	u->type = e->type;
+	if (path_only(e->type))
+		memcpy(u->path, e->path, sizeof(u->path));
+	switch (e->type) {
+	case RES_RESTORE:
+		memcpy(u->knob.path, e->path, sizeof(u->knob.path));
+		memcpy(u->knob.old, e->val, sizeof(u->knob.old));
+		break;
+	case RES_PID:
+		u->pid = e->id;
+		break;
+	case RES_DM_UNDELAY:
+		memcpy(u->dm.table, e->path, sizeof(u->dm.table));
+		memcpy(u->dm.name, e->val, sizeof(u->dm.name));
+		break;
+	case RES_DM:
+		memcpy(u->dm.name, e->val, sizeof(u->dm.name));
+		break;
+	case RES_ZRAM:
+		u->zram.id = e->id;
+		u->zram.hot = !strcmp(e->val, "hot");
+		break;
+	default:
+		break;
+	}
+}
+
 /*
  * The loop device @name ("loop<N>", ended by a space, a slash or the
  * string's end) is backed by a file in run @pid's scratch directory.
@@ -43,7 +113,7 @@ static bool own_loop(const char *name, pid_t pid)
 	       !strncmp(file, dir, n) && file[n] == '/';
 }
 
-static void release_memcg(const struct mglru_entry *r, pid_t pid)
+static void release_memcg(const struct mglru_undo *r, pid_t pid)
 {
 	const char *cg = r->path;
 	int i;
@@ -59,9 +129,9 @@ static void release_memcg(const struct mglru_entry *r, pid_t pid)
 	ksft_print_msg("cleanup: cannot remove %s: %s\n", cg, strerror(errno));
 }
 
-static void release_pid(const struct mglru_entry *r, pid_t run)
+static void release_pid(const struct mglru_undo *r, pid_t run)
 {
-	pid_t pid = r->id;
+	pid_t pid = r->pid;
 	int i;
 
 	kill(pid, SIGKILL);
@@ -81,7 +151,7 @@ static void release_pid(const struct mglru_entry *r, pid_t run)
  * loop entries in the run's scratch directory by name; this keeps them
  * there on disk too, whatever is linked into it.
  */
-static bool below_home(const struct mglru_entry *r)
+static bool below_home(const struct mglru_undo *r)
 {
 	size_t n = strlen(MGLRU_HOME), end;
 	char buf[MGLRU_PATH_LEN];
@@ -105,7 +175,7 @@ static bool below_home(const struct mglru_entry *r)
 	}
 }
 
-static void release_mount(const struct mglru_entry *r, pid_t pid)
+static void release_mount(const struct mglru_undo *r, pid_t pid)
 {
 	const char *path = r->path;
 	int i;
@@ -126,7 +196,7 @@ static void release_mount(const struct mglru_entry *r, pid_t pid)
 }
 
 /* Detach every loop device backed by the file r->path. */
-static void release_loop(const struct mglru_entry *r, pid_t pid)
+static void release_loop(const struct mglru_undo *r, pid_t pid)
 {
 	const char *backing = r->path;
 	char file[MGLRU_PATH_LEN], dev[64], *name;
@@ -167,9 +237,9 @@ static bool have_dm(const char *name)
  * udev probes the device on every change event, and a killed writer's last
  * bios drain through it. Retry for up to ten seconds.
  */
-static void release_dm(const struct mglru_entry *r, pid_t pid)
+static void release_dm(const struct mglru_undo *r, pid_t pid)
 {
-	const char *name = r->val;
+	const char *name = r->dm.name;
 	int i;
 
 	for (i = 0; i < 40 && have_dm(name); i++) {
@@ -189,9 +259,9 @@ static void release_dm(const struct mglru_entry *r, pid_t pid)
  * Suspending dm-delay flushes the bios it holds; --nolockfs leaves the
  * filesystem's dirty pages for the unmount, which then writes them at once.
  */
-static void undelay_dm(const struct mglru_entry *r, pid_t pid)
+static void undelay_dm(const struct mglru_undo *r, pid_t pid)
 {
-	const char *name = r->val, *table = r->path;
+	const char *name = r->dm.name, *table = r->dm.table;
 	/* the table's device: "0 <sectors> delay /dev/loopN ..." */
 	const char *dev = strstr(table, "/dev/loop");
 
@@ -207,39 +277,41 @@ static void undelay_dm(const struct mglru_entry *r, pid_t pid)
 	mglru_run(NULL, 0, true, "dmsetup", "resume", name);
 }
 
-static void release_zram(const struct mglru_entry *r, pid_t pid)
+static void release_zram(const struct mglru_undo *r, pid_t pid)
 {
 	char path[64], val[16];
-	int id = r->id;
+	int id = r->zram.id;
 
 	snprintf(path, sizeof(path), "/sys/block/zram%d/reset", id);
 	mglru_write_str(path, "1");
-	if (!strcmp(r->val, "hot")) {
+	if (r->zram.hot) {
 		snprintf(val, sizeof(val), "%d", id);
 		mglru_write_str("/sys/class/zram-control/hot_remove", val);
 	}
 }
 
-static void release_restore(const struct mglru_entry *r, pid_t pid)
+static void release_restore(const struct mglru_undo *r, pid_t pid)
 {
-	if (!strncmp(r->path, "/sys/block/loop", 15) &&
-	    !own_loop(r->path + 11, pid)) {
+	const char *path = r->knob.path;
+
+	if (!strncmp(path, "/sys/block/loop", 15) &&
+	    !own_loop(path + 11, pid)) {
 		ksft_print_msg("cleanup: refused restore %s: not the run's loop device\n",
-			       r->path);
+			       path);
 		return;
 	}
-	if (mglru_write_str(r->path, r->val))
-		ksft_print_msg("cleanup: cannot restore %s to %s\n", r->path,
-			       r->val);
+	if (mglru_write_str(path, r->knob.old))
+		ksft_print_msg("cleanup: cannot restore %s to %s\n", path,
+			       r->knob.old);
 }
 
-static void release_dir(const struct mglru_entry *r, pid_t pid)
+static void release_dir(const struct mglru_undo *r, pid_t pid)
 {
 	if (below_home(r))
 		rmdir(r->path);
 }
 
-static void release_swap(const struct mglru_entry *r, pid_t pid)
+static void release_swap(const struct mglru_undo *r, pid_t pid)
 {
 	if (swapoff(r->path) && errno != EINVAL && errno != ENOENT)
 		ksft_print_msg("cleanup: swapoff %s: %s\n", r->path,
@@ -247,7 +319,7 @@ static void release_swap(const struct mglru_entry *r, pid_t pid)
 }
 
 /* How each type is undone; @pid is the run that created it. */
-static void (* const releases[MGLRU_NR_RES])(const struct mglru_entry *r,
+static void (* const releases[MGLRU_NR_RES])(const struct mglru_undo *r,
 					      pid_t pid) = {
 	[RES_RESTORE] = release_restore, [RES_MEMCG] = release_memcg,
 	[RES_PID] = release_pid, [RES_DIR] = release_dir,
@@ -257,7 +329,7 @@ static void (* const releases[MGLRU_NR_RES])(const struct mglru_entry *r,
 };
 
 /* Undo @r, created by the run @pid (this run's or a dead one's). */
-void mglru_release(const struct mglru_entry *r, pid_t pid)
+void mglru_release(const struct mglru_undo *r, pid_t pid)
 {
 	if (releases[r->type])
 		releases[r->type](r, pid);

@@ -50,7 +50,7 @@ static pid_t spawn(const char *cg)
 		return 0;
 	}
 	/* On the stack before signals are unblocked: never leaked. */
-	mglru_cleanup_push(RES_PID, NULL, NULL, pid);
+	mglru_cleanup_pid(pid);
 	mglru_restore_signals(&old);
 	return pid;
 }

@@ -34,6 +34,7 @@ static int sweep_journal(int dirfd, const char *name, int pid,
 {
 	static char buf[MGLRU_JOURNAL_MAX + 1];
 	static struct mglru_journal j;
+	struct mglru_undo u;
 	char path[sizeof(MGLRU_HOME) + NAME_MAX + 1];
 	const char *why;
 	bool same_boot;
@@ -62,7 +63,8 @@ static int sweep_journal(int dirfd, const char *name, int pid,
 		ksft_print_msg("cleanup:   %s %s %s\n",
 			       mglru_res_name(j.ent[i].type), j.ent[i].path,
 			       j.ent[i].val);
-		mglru_release(&j.ent[i], pid);
+		mglru_undo_of_entry(&j.ent[i], &u);
+		mglru_release(&u, pid);
 	}
 	unlinkat(dirfd, name, 0);
 	return 1;
