@@ -37,15 +37,18 @@
 #   GUEST_KERNEL=<f>  a prebuilt guest kernel (bzImage) to boot: no build
 #   LAVA_*            `make lava-jobs`: artifact URL templates and the test
 #                     definition's repository (doc/ci.rst, LAVA)
+#   LAVA_COMPARE=<r>  `make lava-local` (one matrix cell, TESTS= LRU_MODE=
+#                     KERNEL= VARIANT=, through LAVA's lava-run here): the
+#                     make kselftest results its verdict must agree with
 
 JOBS ?= $(shell nproc)
 export KERNEL KDIR EXPECT ARCH ACCEL JOBS MEM CPUS HZ TESTS REPEAT LRU_MODE KUNIT_ARCH KUNIT_SANITIZE VARIANT CACHE \
 	RESULTS MATRIX_ROWS KILLS
 export LAVA_JOBS_DIR LAVA_KERNEL_URL LAVA_ROOTFS_URL LAVA_MODULES_URL \
-	LAVA_TESTDEF_REPO LAVA_TESTDEF_REVISION LAVA_KSELFTEST_DIR
+	LAVA_TESTDEF_REPO LAVA_TESTDEF_REVISION LAVA_KSELFTEST_DIR LAVA_COMPARE
 
 .PHONY: all kunit kselftest vm-shell selftest-check matrix mutants compare deps check \
-	list kernels clean lava-jobs kcidb series bisect-demo docs
+	list kernels clean lava-jobs lava-local kcidb series bisect-demo docs
 
 all:
 	@runner/suite.sh all
@@ -86,6 +89,9 @@ series:
 
 lava-jobs:
 	@runner/lava-jobs.py
+
+lava-local:
+	@runner/lava-local.sh
 
 deps:
 	@runner/deps.sh all

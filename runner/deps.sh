@@ -6,7 +6,7 @@
 # host's filesystem) and virtme-ng in a project venv. Installs only what is
 # missing, so a warm rerun costs a few dpkg queries.
 #
-# usage: deps.sh [kunit|check|guest|all]
+# usage: deps.sh [kunit|check|guest|lava|all]
 
 . "$(dirname "$0")/lib.sh"
 
@@ -19,13 +19,19 @@ pkgs_kunit="build-essential bc bison flex libelf-dev libssl-dev python3 perl
 # the scenarios with the host's fio, dmsetup, losetup and mkfs.ext4.
 pkgs_guest="cpio kmod udev qemu-system-x86 python3-venv fio dmsetup
 	    e2fsprogs util-linux busybox-static"
+# lava: make lava-local, a matrix cell through LAVA's own dispatcher
+# (lava-run, which make check's lava check runs with --validate);
+# mmdebstrap builds the rootfs image a lab would provide.
+pkgs_lava="lava-dispatcher git mmdebstrap python3-jinja2 qemu-utils
+	   debian-archive-keyring"
 
 case $what in
 kunit) pkgs="$pkgs_kunit" ;;
-check) pkgs="$pkgs_kunit shellcheck python3-docutils lava-common" ;;
+check) pkgs="$pkgs_kunit shellcheck python3-docutils lava-common $pkgs_lava" ;;
 guest) pkgs="$pkgs_kunit $pkgs_guest" ;;
-all) pkgs="$pkgs_kunit $pkgs_guest shellcheck python3-docutils lava-common" ;;
-*) die "deps.sh: unknown set '$what' (kunit, check, guest or all)" ;;
+lava) pkgs="$pkgs_guest $pkgs_lava" ;;
+all) pkgs="$pkgs_kunit $pkgs_guest shellcheck python3-docutils lava-common $pkgs_lava" ;;
+*) die "deps.sh: unknown set '$what' (kunit, check, guest, lava or all)" ;;
 esac
 pkgs="$pkgs ${EXTRA_PKGS:-}"
 

@@ -192,10 +192,16 @@ def job(cell, roles, opt, tmo):
         definition['revision'] = opt.revision
 
     role = '+'.join(sorted({r for r, _ in roles}))
+    # LAVA's qemu.jinja2 takes the job's memory only when the device
+    # dictionary sets none: a dictionary's "{% set memory = ... %}" wins
+    # over the job's context (lava-server renders the dictionary with the
+    # context as its variables). The verdicts hold for the memory they
+    # were validated with, so the job also asks QEMU for it: extra
+    # options come after the template's "-m", and QEMU's last -m wins.
     context = {
         'arch': 'x86_64',
         'memory': opt.memory,
-        'extra_options': [f'-smp {opt.cpus}'],
+        'extra_options': [f'-smp {opt.cpus}', f'-m {opt.memory}'],
     }
     if opt.accel == 'tcg':
         context['no_kvm'] = True

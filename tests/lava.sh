@@ -120,6 +120,10 @@ for path in sorted(glob.glob(os.path.join(jobs, '*.yaml'))):
         'test timeout above the runner\'s': test_s >= settings * slow + 120,
         'cgroup v2 on the command line': 'cgroup_no_v1=all' in cmdline,
         'boots on qemu': a['boot']['method'] == 'qemu' and d['device_type'] == 'qemu',
+        # a device dictionary's memory wins over the context's: QEMU's last
+        # -m, from the job's extra options, must be the job's memory
+        'QEMU gets the job\'s memory': f"-m {d['context']['memory']}" in
+                                        d['context'].get('extra_options', []),
     }
     for what, ok in checks.items():
         if not ok:
@@ -328,4 +332,56 @@ for sh in sh bash; do
 		{ echo "FAIL: under $sh, reported:"; cat "$tmp/cases"; tail -n 5 "$tmp/out"; rc=1; }
 	[ -s "$co/mglru-readahead_refault-mglru.ktap" ] || { echo "FAIL: no KTAP kept"; rc=1; }
 done
+# --- lava-run's own parser -----------------------------------------------
+# make lava-local's job and device, validated by LAVA's dispatcher (lava-run
+# --validate: the pipeline built, each action's validate() run), with
+# file:// URLs to stand-in files: no network, no boot. The device is LAVA's
+# qemu device type (lava-server's qemu.jinja2) with a dictionary, rendered
+# with the job's context as lava-server renders it.
+if ! command -v lava-run >/dev/null; then
+	echo "FAIL: no lava-run (runner/deps.sh check installs lava-dispatcher)"
+	exit 1
+fi
+local_run=$tmp/local
+expect_rc 0 "lava-run --validate: make lava-local's job on LAVA's qemu device type" \
+	env RESULTS="$local_run" runner/lava-local.sh validate
+if ! grep -q 'file://' "$local_run/job.yaml" || grep -q 'invalid' "$local_run/job.yaml"; then
+	echo "FAIL: the validated job has URLs other than file://"
+	rc=1
+fi
+# the device runs what the job asks for: 2 vCPUs, the job's memory last
+"$py" - "$local_run/device.yaml" <<'PY' || rc=1
+import sys, yaml
+q = yaml.safe_load(open(sys.argv[1]))['actions']['boot']['methods']['qemu']['parameters']
+opts = q['options'] + q.get('extra', [])
+mem = [o for o in opts if o.startswith('-m ')]
+ok = q['command'] == 'qemu-system-x86_64' and '-smp 2' in opts and mem[-1] == '-m 2048' \
+     and '-enable-kvm' not in opts
+print(('ok  ' if ok else 'FAIL') + ' the device runs ' + ' '.join([q['command']] + opts))
+sys.exit(0 if ok else 1)
+PY
+# jobs that LAVA's job schema accepts and its dispatcher rejects: the
+# dispatcher's validation is the one that can fail. (It does not clone the
+# test definition's repository: a wrong repository or path, or a prompt
+# that is no regular expression, passes; the job checks above cover the
+# definition's path.)
+# lava_validate JOB: lava-run --validate on JOB with make lava-local's device
+# shellcheck disable=SC2317
+lava_validate()
+{
+	lava-run --validate --job-id "$$" --output-dir "$tmp/lava-out" \
+		--device "$local_run/device.yaml" --dispatcher "$local_run/dispatcher.yaml" "$1" |
+		grep -q '"case": "validate", "definition": "lava", "result": "pass"'
+}
+i=0
+for broken in 'd["context"]["arch"] = "x86-64"' \
+	'del d["context"]["arch"]' \
+	'd["actions"][0]["deploy"]["images"]["kernel"]["url"] = "file:///nonexistent/bzImage"'; do
+	i=$((i + 1))
+	mutate "$local_run/job.yaml" "$tmp/lava-broken-$i.yaml" "$broken"
+	expect_rc 0 "schema-valid: $broken" lava_check job "$tmp/lava-broken-$i.yaml"
+	expect_rc 1 "... and lava-run rejects it" lava_validate "$tmp/lava-broken-$i.yaml"
+done
+# what validation leaves in the dispatcher's folder (its dispatcher.yaml's prefix)
+rm -rf "/var/lib/lava/dispatcher/tmp/mglru-$$"
 exit $rc
