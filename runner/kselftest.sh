@@ -69,6 +69,7 @@ for t in $tests; do
 	cd $install || exit 1
 	for run in $runs; do
 		sync; echo 3 >/proc/sys/vm/drop_caches
+		date +%s.%N >$dir/\$run.start
 		cat /proc/meminfo >$dir/\$run.meminfo
 		$(ksft_env "$t" "${LRU_MODE:+-m $LRU_MODE}") ./run_kselftest.sh --override-timeout $tmo -t mm/mglru:$t 2>&1 | cat >$dir/\$run.ktap
 	done
