@@ -22,6 +22,8 @@ static const char * const res_names[MGLRU_NR_RES] = {
 	[RES_ZRAM] = "zram",
 };
 
+static char cg_root[MGLRU_PATH_LEN / 2] = MGLRU_CG_ROOT;
+
 /* The knobs the tests set and restore. */
 static const char * const knobs[] = {
 	"/sys/kernel/mm/lru_gen/enabled",
@@ -43,7 +45,7 @@ void mglru_scratch_dir(char *buf, size_t len, pid_t pid)
 
 void mglru_parent_memcg(char *buf, size_t len, pid_t pid)
 {
-	snprintf(buf, len, "%s/%s.%d", MGLRU_CG_ROOT, MGLRU_NAME, (int)pid);
+	snprintf(buf, len, "%s/%s.%d", cg_root, MGLRU_NAME, (int)pid);
 }
 
 void mglru_dm_name(char *buf, size_t len, pid_t pid)
@@ -104,6 +106,14 @@ static bool within(const char *path, const char *dir, bool strict)
 	if (!path[n])
 		return !strict;
 	return path[n] == '/' && path[n + 1];
+}
+
+int mglru_journal_set_cg_root(const char *root)
+{
+	if (!canonical(root) || strlen(root) >= sizeof(cg_root))
+		return -1;
+	snprintf(cg_root, sizeof(cg_root), "%s", root);
+	return 0;
 }
 
 static bool is_knob(const char *path, pid_t pid)

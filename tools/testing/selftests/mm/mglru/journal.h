@@ -17,6 +17,7 @@
 
 /* The suite's root-only home: journals, the lock, each run's scratch. */
 #define MGLRU_HOME		"/run/mglru-selftest"
+/* cgroup v2's root, unless the run finds another (see below) */
 #define MGLRU_CG_ROOT		"/sys/fs/cgroup"
 /* A run's journal in MGLRU_HOME: <pid><suffix>, and its rewrite. */
 #define MGLRU_JOURNAL_SUFFIX	".journal"
@@ -69,6 +70,13 @@ struct mglru_journal {
 typedef void (*mglru_refuse_fn)(void *priv, int line, const char *why);
 
 const char *mglru_res_name(enum mglru_res type);
+
+/*
+ * The cgroup v2 root the run found, in which it names its memcgs and the
+ * rules take a journal's; 0, or -1 if @root is not a canonical path that
+ * leaves room for them.
+ */
+int mglru_journal_set_cg_root(const char *root);
 
 /* The names a run @pid gives what it creates. */
 void mglru_scratch_dir(char *buf, size_t len, pid_t pid);

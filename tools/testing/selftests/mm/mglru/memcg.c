@@ -5,17 +5,16 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cgroup_util.h"
 #include "mglru.h"
 
-#define CG_ROOT		MGLRU_CG_ROOT
-
-static char parent_cg[128];
+static char cg_root[PATH_MAX];
+static char parent_cg[MGLRU_PATH_LEN / 2 + 64];
 static int cg_seq;
 
 /* 0 if cgroup v2 has the memory controller for the run, else KSFT_SKIP. */
@@ -23,18 +22,23 @@ int mglru_memcg_check(void)
 {
 	char buf[256];
 
-	if (mglru_read_str(CG_ROOT "/cgroup.controllers", buf, sizeof(buf)))
-		return mglru_skip("cgroup v2 not mounted at %s", CG_ROOT);
+	if (cg_find_unified_root(cg_root, sizeof(cg_root), NULL))
+		return mglru_skip("cgroup v2 not mounted");
+	if (mglru_journal_set_cg_root(cg_root))
+		return mglru_skip("cgroup v2 mounted at %s: too long a path",
+				  cg_root);
+	if (cg_read(cg_root, "cgroup.controllers", buf, sizeof(buf)))
+		return mglru_skip("cannot read %s/cgroup.controllers", cg_root);
 	if (!strstr(buf, "memory"))
 		return mglru_skip("cgroup v2 memory controller not available");
-	if (cg_read_strstr(CG_ROOT, "cgroup.subtree_control", "memory") &&
-	    cg_write(CG_ROOT, "cgroup.subtree_control", "+memory"))
+	if (cg_read_strstr(cg_root, "cgroup.subtree_control", "memory") &&
+	    cg_write(cg_root, "cgroup.subtree_control", "+memory"))
 		return mglru_skip("cannot enable the memory controller at %s",
-				  CG_ROOT);
+				  cg_root);
 	return 0;
 }
 
-/* The run's parent memcg, /sys/fs/cgroup/mglru_selftest.<pid>. */
+/* The run's parent memcg, <cgroup v2 root>/mglru_selftest.<pid>. */
 int mglru_parent_create(void)
 {
 	mglru_parent_memcg(parent_cg, sizeof(parent_cg), getpid());
@@ -74,16 +78,17 @@ const char *mglru_memcg_create(const char *name, long max, long swap_max)
 	return path;
 }
 
-/* The value of the line "<key> <value>" of the memcg's @file, or -1. */
+/*
+ * The value of "<key> " in the memcg's @file, or -1: cg_read_key_long()
+ * takes the first match, so a key must not end another line's key that
+ * comes before it ("file" comes before "active_file" in memory.stat).
+ */
 static long read_key(const char *cg, const char *file, const char *key)
 {
-	char buf[8192] = "\n", needle[64], *p;
+	char needle[64];
 
-	if (cg_read(cg, file, buf + 1, sizeof(buf) - 1))
-		return -1;
-	snprintf(needle, sizeof(needle), "\n%s ", key);
-	p = strstr(buf, needle);
-	return p ? atol(p + strlen(needle)) : -1;
+	snprintf(needle, sizeof(needle), "%s ", key);
+	return cg_read_key_long(cg, file, needle);
 }
 
 long mglru_memcg_stat(const char *cg, const char *key)

@@ -113,19 +113,32 @@ static bool own_loop(const char *name, pid_t pid)
 	       !strncmp(file, dir, n) && file[n] == '/';
 }
 
+/* Members, or children: what makes rmdir() of a cgroup v2 say EBUSY. */
+static bool busy(const char *cg)
+{
+	return !cg_read_strstr(cg, "cgroup.events", "populated 1") ||
+	       cg_read_key_long(cg, "cgroup.stat", "nr_descendants ") > 0;
+}
+
+/*
+ * cg_destroy() kills the members and retries for as long as the memcg is
+ * busy: it is called once they are gone, so that a member stuck in the
+ * kernel, or a child memcg left behind, cannot hang this run's cleanup, nor
+ * every later run's sweep. A memcg gone already is a no-op.
+ */
 static void release_memcg(const struct mglru_undo *r, pid_t pid)
 {
 	const char *cg = r->path;
 	int i;
 
-	for (i = 0; i < 200; i++) {
-		if (!rmdir(cg) || errno == ENOENT)
-			return;
-		if (errno != EBUSY)
-			break;
+	for (i = 0; i < 200 && busy(cg); i++) {
 		cg_killall(cg);
 		mglru_sleep_ms(50);
 	}
+	if (i == 200)
+		errno = EBUSY;
+	else if (!cg_destroy(cg))
+		return;
 	ksft_print_msg("cleanup: cannot remove %s: %s\n", cg, strerror(errno));
 }
 
