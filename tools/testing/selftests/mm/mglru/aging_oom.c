@@ -30,9 +30,9 @@ static struct {
 };
 
 static const struct mglru_opt opts[] = {
-	MGLRU_SIZE('a', anon), MGLRU_ULONG('r', rounds),
-	MGLRU_ULONG('R', readers), MGLRU_ULONG('w', workers),
-	MGLRU_ULONG('p', pause_ms), MGLRU_ULONG('t', timeout_s), { 0 }
+	MGLRU_SIZE('a', cfg, anon), MGLRU_ULONG('r', cfg, rounds),
+	MGLRU_ULONG('R', cfg, readers), MGLRU_ULONG('w', cfg, workers),
+	MGLRU_ULONG('p', cfg, pause_ms), MGLRU_ULONG('t', cfg, timeout_s), { 0 }
 };
 
 static struct shared {

@@ -34,9 +34,10 @@ static struct {
 };
 
 static const struct mglru_opt opts[] = {
-	MGLRU_ULONG('d', delay_ms), MGLRU_ULONG('D', dirty_ratio),
-	MGLRU_ULONG('B', dirty_bg_ratio), MGLRU_ULONG('F', min_fill_pct),
-	MGLRU_ULONG('t', timeout_s), { 0 }
+	MGLRU_ULONG('d', cfg, delay_ms), MGLRU_ULONG('D', cfg, dirty_ratio),
+	MGLRU_ULONG('B', cfg, dirty_bg_ratio),
+	MGLRU_ULONG('F', cfg, min_fill_pct), MGLRU_ULONG('t', cfg, timeout_s),
+	{ 0 }
 };
 
 /* Set a vm knob for the run; 0 leaves it as it is. */

@@ -77,9 +77,9 @@ struct mglru_scenario {
 
 int mglru_main(int argc, char **argv, const struct mglru_scenario *s);
 
-/* A scenario's options set fields of its cfg, named in the usage line. */
-#define MGLRU_SIZE(c, field)	{ c, #field, mglru_opt_size, &cfg.field }
-#define MGLRU_ULONG(c, field)	{ c, #field, mglru_opt_ulong, &cfg.field }
+/* An option that sets @s.@field, named after the field in the usage line. */
+#define MGLRU_SIZE(c, s, field)	{ c, #field, mglru_opt_size, &(s).field }
+#define MGLRU_ULONG(c, s, field) { c, #field, mglru_opt_ulong, &(s).field }
 
 /* opts.c */
 int mglru_opt_size(const char *arg, void *val);		/* unsigned long */

@@ -46,10 +46,10 @@ static struct {
 };
 
 static const struct mglru_opt opts[] = {
-	MGLRU_ULONG('r', ra_kb), MGLRU_ULONG('w', warmup_s), MGLRU_ULONG('W', window_s),
-	MGLRU_ULONG('A', fault_around),
-	MGLRU_ULONG('T', max_refaults), MGLRU_ULONG('B', min_mib_s),
-	MGLRU_ULONG('P', min_full_pct), { 0 }
+	MGLRU_ULONG('r', cfg, ra_kb), MGLRU_ULONG('w', cfg, warmup_s),
+	MGLRU_ULONG('W', cfg, window_s), MGLRU_ULONG('A', cfg, fault_around),
+	MGLRU_ULONG('T', cfg, max_refaults), MGLRU_ULONG('B', cfg, min_mib_s),
+	MGLRU_ULONG('P', cfg, min_full_pct), { 0 }
 };
 
 /* fio's read bandwidth in MiB/s from its JSON output, or -1. */

@@ -23,16 +23,14 @@
 /* memory the machine must keep beyond what a scenario takes */
 #define MEM_RESERVE	(128 * SZ_1M)
 
-static unsigned int modes = (1U << MGLRU_NR_MODES) - 1;
-static bool sweep_only;
-
+/* -m: the LRU modes to run, a bit each */
 static int parse_mode(const char *arg, void *val)
 {
 	int i;
 
 	for (i = 0; i < MGLRU_NR_MODES; i++) {
 		if (!strcmp(arg, mglru_mode_names[i])) {
-			modes = 1U << i;
+			*(unsigned int *)val = 1U << i;
 			return 0;
 		}
 	}
@@ -49,15 +47,6 @@ static int usage(const char *arg, void *val)
 {
 	return -1;
 }
-
-static struct mglru_opt common_opts[] = {
-	{ 'm', "mglru|classic", parse_mode, NULL },
-	{ 'C', NULL, set_flag, &sweep_only },
-	{ 'h', NULL, usage, NULL },
-	{ 'M', "memcg_size", mglru_opt_size, NULL },
-	{ 'f', "data_size", mglru_opt_size, NULL },
-	{ 0 }
-};
 
 /* The ext4 image for the data: its size, and the tmpfs around it. */
 static unsigned long fs_size(const struct mglru_setup *setup)
@@ -171,13 +160,21 @@ static void run_mode(const struct mglru_scenario *s, enum mglru_mode mode,
 int mglru_main(int argc, char **argv, const struct mglru_scenario *s)
 {
 	struct mglru_setup *setup = s->setup;
+	unsigned int modes = (1U << MGLRU_NR_MODES) - 1;
+	bool sweep_only = false;
+	const struct mglru_opt common_opts[] = {
+		{ 'm', "mglru|classic", parse_mode, &modes },
+		{ 'C', NULL, set_flag, &sweep_only },
+		{ 'h', NULL, usage, NULL },
+		{ 'M', "memcg_size", mglru_opt_size, &setup->memcg_max },
+		{ 'f', "data_size", mglru_opt_size, &setup->data_size },
+		{ 0 }
+	};
 	const char *slow_env = getenv("KSFT_MACHINE_SLOW");
 	unsigned int slow = 1;
 	char path[4096];
 	int mode, ret;
 
-	common_opts[3].val = &setup->memcg_max;
-	common_opts[4].val = &setup->data_size;
 	if (mglru_parse_opts(argc, argv, common_opts, s->opts) ||
 	    s->configure())
 		mglru_usage(argv[0], common_opts, s->opts);

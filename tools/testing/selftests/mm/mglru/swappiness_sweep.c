@@ -189,10 +189,10 @@ static int parse_values(const char *arg, void *val)
 }
 
 static const struct mglru_opt opts[] = {
-	MGLRU_SIZE('a', anon), { 'z', "zram_size", mglru_opt_size, &setup.zram_size },
-	MGLRU_ULONG('w', warmup_s), MGLRU_ULONG('p', period_s),
+	MGLRU_SIZE('a', cfg, anon), MGLRU_SIZE('z', setup, zram_size),
+	MGLRU_ULONG('w', cfg, warmup_s), MGLRU_ULONG('p', cfg, period_s),
 	{ 'v', "v1,v2,...", parse_values, NULL },
-	MGLRU_ULONG('R', min_rise), { 0 }
+	MGLRU_ULONG('R', cfg, min_rise), { 0 }
 };
 
 static int configure(void)
