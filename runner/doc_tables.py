@@ -102,19 +102,40 @@ def notes_around(lines, is_row):
     return strip(lines[:idx[0]]), strip(lines[idx[-1] + 1:])
 
 
-def render_repeat(lines, view):
-    def is_row(x):
-        return bool(x.strip()) and not x.startswith('#')
-    head, tail = notes_around(lines, is_row)
-    head = [x for x in head if x.split()[:2] != ['point', 'expected']]
+def is_data_row(x):
+    return bool(x.strip()) and not x.startswith('#')
+
+
+def repeat_rows(lines):
+    """(point, expected, runs, failed, medians) of each row of a repeat-*.txt
+    file, runs and failed as numbers (also read by runner/series/)."""
     rows = []
-    for x in filter(is_row, lines):
+    for x in filter(is_data_row, lines):
         f = x.split()
         if len(f) < 4 or f[1] not in EXPECT_KEYWORDS or not f[2].isdigit() or not f[3].isdigit():
             raise DataError(f'expected "<point> <expected> <runs> <failed> <metric>=<value>...": {x}')
-        rows.append([f[0], f[1], f'{f[3]} of {f[2]}', ' '.join(f[4:])])
+        rows.append((f[0], f[1], int(f[2]), int(f[3]), ' '.join(f[4:])))
+    return rows
+
+
+def render_repeat(lines, view):
+    head, tail = notes_around(lines, is_data_row)
+    head = [x for x in head if x.split()[:2] != ['point', 'expected']]
+    rows = [[p, e, f'{failed} of {runs}', medians]
+            for p, e, runs, failed, medians in repeat_rows(lines)]
     return (paragraph(head) + simple_table(['test point', 'expected', 'failed', 'medians'], rows)
             + paragraph(tail))
+
+
+def mutant_counts(rows):
+    """{kernel: (killed, applied, not applicable)} of mutant_rows(), in the
+    rows' order (also read by runner/series/)."""
+    out = {}
+    for k in dict.fromkeys(r[0] for r in rows):
+        mine = [r for r in rows if r[0] == k]
+        out[k] = (sum(r[2] == 'killed' for r in mine), sum(r[2] != 'n/a' for r in mine),
+                  sum(r[2] == 'n/a' for r in mine))
+    return out
 
 
 def mutant_rows(lines):
@@ -130,10 +151,9 @@ def mutant_rows(lines):
         if len(f) != 4 or f[2] not in ('killed', 'survived', 'n/a', 'crashed'):
             raise DataError(f'expected "<kernel> <mutant> killed|survived|crashed|n/a <seconds>": {x}')
         rows.append(f)
+    counts = mutant_counts(rows)
     for k, (killed, applied, na) in totals.items():
-        mine = [r for r in rows if r[0] == k]
-        got = (sum(r[2] == 'killed' for r in mine), sum(r[2] != 'n/a' for r in mine),
-               sum(r[2] == 'n/a' for r in mine))
+        got = counts.get(k, (0, 0, 0))
         if got != (killed, applied, na):
             raise DataError(f'"# {k}: {killed} of {applied} killed, {na} not applicable"'
                             f' but its rows say {got[0]} of {got[1]}, {got[2]}')
@@ -143,10 +163,7 @@ def mutant_rows(lines):
 def render_mutants(lines, view):
     rows = mutant_rows(lines)
     kernels = list(dict.fromkeys(r[0] for r in rows))
-
-    def is_row(x):
-        return bool(x.strip()) and not x.startswith('#')
-    head, tail = notes_around(lines, is_row)
+    head, tail = notes_around(lines, is_data_row)
     head = [x for x in head if x.split() != ['kernel', 'mutant', 'verdict', 'seconds']]
     tail = [x for x in tail if not TOTAL.match('# ' + x)]
     if view == 'mutants':
@@ -163,12 +180,9 @@ def render_mutants(lines, view):
     if view != 'summary':
         raise DataError(f'unknown view {view!r} (summary or mutants)')
     out = []
-    for k in kernels:
-        mine = [r for r in rows if r[0] == k]
-        secs = [int(r[3]) for r in mine if r[3].isdigit()]
-        applied = [r for r in mine if r[2] != 'n/a']
-        out.append([k, f'{sum(r[2] == "killed" for r in mine)} of {len(applied)}',
-                    str(len(mine) - len(applied)),
+    for k, (killed, applied, na) in mutant_counts(rows).items():
+        secs = [int(r[3]) for r in rows if r[0] == k and r[3].isdigit()]
+        out.append([k, f'{killed} of {applied}', str(na),
                     f'{statistics.median(secs):g} ({min(secs)}-{max(secs)})' if secs else '-'])
     return (paragraph(head) + simple_table(
         ['kernel', 'killed', 'not applicable', 'seconds a mutant, median (range)'], out)
@@ -193,6 +207,28 @@ def render_verbatim_tables(lines, view):
     if not tables or borders % 3:
         raise DataError('no whole RST table in the file')
     return paragraph(head) + tables + paragraph(rest)
+
+
+def verbatim_tables(lines):
+    """Each RST simple table of a matrix-*.txt file as (header, rows), the
+    cells cut at the columns of its '=' rule (also read by runner/series/)."""
+    out, rules, header, rows = [], 0, [], []
+    for x in lines:
+        if x.startswith('#') or (not rules and not x.startswith('=')) or not x.strip():
+            continue
+        if x.startswith('='):
+            if not rules:
+                starts = [m.start() for m in re.finditer(r'=+', x)]
+                header, rows = [], []
+            rules = (rules + 1) % 3
+            if not rules:
+                out.append((header, rows))
+            continue
+        cells = [x[a:b].strip() for a, b in zip(starts, starts[1:] + [len(x)])]
+        (header if rules == 1 else rows).append(cells)
+    if rules or not out or any(len(h) != 1 for h, _ in out):
+        raise DataError('no whole RST table in the file')
+    return [(h[0], r) for h, r in out]
 
 
 def render_pipe(lines, view):
