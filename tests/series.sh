@@ -7,7 +7,9 @@
 # working tree (every test program named in the selftests' commit message
 # and in the docs), and the tree's own scripts/checkpatch.pl --strict, in
 # tree mode, finds no error, warning or check in any patch (the cover
-# letter is not a patch). Two runs write the same series.
+# letter is not a patch). Two runs write the same series. The cover
+# letter's figures are those of the recorded data, doc/results/: a copy of
+# each data file it shows, with one count changed, must fail the check.
 # The checks must catch broken copies: a trailing space (checkpatch and
 # git am), a missing Signed-off-by (checkpatch) and a hunk whose context
 # is not the tree's (git am).
@@ -108,6 +110,33 @@ mapfile -t patches < <(find "$tmp/series" -name '0*.patch' ! -name '0000-*' | so
 cover=$tmp/series/0000-cover-letter.patch
 [ -f "$cover" ] || fail "no cover letter"
 grep -q '\*\*\* .* HERE \*\*\*' "$cover" && fail "the cover letter has placeholders"
+
+# The letter's figures are the data's, and a changed count is seen: in a
+# copy of each data file the letter shows, the first failed-runs count
+# of a repeat-*.txt, the first killed mutant of kunit-mutants.txt (and its
+# kernel's total), the first 10/10 of a matrix-*.txt.
+# shellcheck disable=SC2317
+figures() { runner/series/cover_letter.py --data "$1" --check "$cover"; }
+expect_rc 0 "the cover letter's figures are those of doc/results/" figures doc/results
+while read -r name; do
+	rm -rf "$tmp/data"
+	cp -r doc/results "$tmp/data"
+	f=$tmp/data/$name.txt
+	case $name in
+	repeat-*) awk '!done && !/^#/ && NF >= 4 { $4++; done = 1 } { print }' "doc/results/$name.txt" ;;
+	kunit-mutants) awk '!k && !/^#/ && $3 == "killed" { $3 = "survived"; k = $1 }
+		k && index($0, "# " k ": ") == 1 { $3-- } { print }' "doc/results/$name.txt" ;;
+	matrix-*) sed '0,/ 10\/10 /s// 9\/10  /' "doc/results/$name.txt" ;;
+	*) cat "doc/results/$name.txt" ;;
+	esac >"$f"
+	if cmp -s "$f" "doc/results/$name.txt"; then
+		fail "the check cannot change a count of $name.txt"
+		continue
+	fi
+	expect_rc 1 "the check sees a count changed in $name.txt" figures "$tmp/data"
+	grep -q "the figures of $name are not" "$tmp/out" || fail "the check did not name $name"
+	sed 's/^/  | /' "$tmp/out"
+done < <(sed -n 's/^{{figures \(.*\)}}$/\1/p' runner/series/0-cover-letter.txt)
 
 expect_rc 0 "the series applies with git am --whitespace=error" apply "$tmp/series"
 if [ "$(git -C "$tmp/am" rev-list --count baseline..HEAD)" = ${#patches[@]} ]; then
