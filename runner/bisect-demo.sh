@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The bisection demo (README.rst, "Bisecting a regression"): a git
+# The bisection demo (doc/bisect.rst, "Bisecting a regression"): a git
 # repository of the default 7.3 tree with a short history, one commit of
 # which is the REVERT OF UPSTREAM of Barry Song's page-fault fix
 # (patches/variants/readahead-old-ptes-pf-reverted/0002), and git bisect
