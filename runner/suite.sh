@@ -9,7 +9,7 @@
 #   vm-shell   an interactive shell in the guest on the test kernel;
 #   selftest-check  check the kselftests themselves in the guest: each can
 #              fail, and each cleans up when killed mid-scenario.
-# Variables: see the Makefile and README.rst.
+# Variables: see the Makefile and doc/runner.rst.
 
 . "$(dirname "$0")/lib.sh"
 
