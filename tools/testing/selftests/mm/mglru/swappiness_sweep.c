@@ -96,7 +96,7 @@ static int measure(struct mglru_ctx *ctx, unsigned long value, double *share,
 		   long *total_anon, long *total_file)
 {
 	char key[64], val[32], path[MGLRU_PATH_LEN + 32];
-	long a0, f0, a1, f1, da, df;
+	long a0, f0, a1, f1, da, df, act0, act1;
 	pid_t anon, file;
 	bool died;
 
@@ -109,8 +109,10 @@ static int measure(struct mglru_ctx *ctx, unsigned long value, double *share,
 		return -1;
 	mglru_sleep_ms(cfg.warmup_s * 1000);
 	reclaimed(&a0, &f0);
+	act0 = mglru_memcg_stat(ctx->cg, "workingset_activate_file");
 	mglru_sleep_ms(cfg.period_s * 1000);
 	reclaimed(&a1, &f1);
+	act1 = mglru_memcg_stat(ctx->cg, "workingset_activate_file");
 	died = stop(anon) | stop(file);
 	/* memory.reclaim says EAGAIN when it reclaims less than asked: ignored */
 	snprintf(path, sizeof(path), "%s/memory.reclaim", ctx->cg);
@@ -130,6 +132,12 @@ static int measure(struct mglru_ctx *ctx, unsigned long value, double *share,
 	mglru_metric(ctx, key, "%ld", df);
 	snprintf(key, sizeof(key), "swp%lu_anon_pct", value);
 	mglru_metric(ctx, key, "%.1f", *share);
+	/*
+	 * File refaults that activated: with none, the classic LRU's
+	 * cache_trim_mode reclaims file only, whatever the swappiness.
+	 */
+	snprintf(key, sizeof(key), "swp%lu_activate_file", value);
+	mglru_metric(ctx, key, "%ld", act0 < 0 || act1 < 0 ? -1 : act1 - act0);
 	return KSFT_PASS;
 }
 
