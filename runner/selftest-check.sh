@@ -3,18 +3,18 @@
 #
 # Checks of the kselftests themselves, in the guest, from runner/selftests.txt:
 #   canfail   each test's failure criterion fails when its scenario is
-#             overloaded (tests/guest-canfail.sh);
+#             overloaded (runner/selftest-check/canfail.sh);
 #   kill      the kill campaign: each test is sent SIGTERM and SIGKILL at
 #             the table's times (the first KILLS of them, all by default)
 #             and nothing may be left once the next run has swept
-#             (tests/guest-kill.sh); a leaky control must be caught;
+#             (runner/selftest-check/kill.sh); a leaky control must be caught;
 #   overlap   two runs at once, killed in both orders with SIGTERM and
-#             SIGKILL, leave every knob as it was (tests/guest-overlap.sh);
+#             SIGKILL, leave every knob as it was (runner/selftest-check/overlap.sh);
 #   security  the tests obey no file another user wrote and no journal
-#             outside its rules (tests/guest-security.sh);
+#             outside its rules (runner/selftest-check/security.sh);
 #   debugfs   where debugfs is not mounted, readahead_refault sets its knob
 #             in a mount of its own and leaves it all as it was
-#             (tests/guest-debugfs.sh).
+#             (runner/selftest-check/debugfs.sh).
 #
 # usage: selftest-check.sh TREE BZIMAGE RESULTS_DIR
 
@@ -31,7 +31,7 @@ rc=0
 dir=$results/canfail
 # the overloaded scenarios in one boot take about four minutes under TCG
 if BOOT_TIMEOUT=${BOOT_TIMEOUT:-900} phase canfail "$SUITE_ROOT/runner/vm.sh" run "$kernel" "$dir" \
-	"$(slow_env)sh $SUITE_ROOT/tests/guest-canfail.sh $install $SUITE_ROOT"; then
+	"$(slow_env)sh $SUITE_ROOT/runner/selftest-check/canfail.sh $install $SUITE_ROOT"; then
 	grep '^ok - ' "$dir/guest.out" >&2
 else
 	grep -A5 '^not ok - ' "$dir/guest.out" >&2
@@ -44,7 +44,7 @@ for name in $(selftest_names); do
 	[ "$kills" = all ] || times=$(echo "$times" | cut -d' ' -f"1-$kills")
 	dir=$results/kill-$name
 	BOOT_TIMEOUT=${BOOT_TIMEOUT:-1800} phase "kill-$name" "$SUITE_ROOT/runner/vm.sh" run "$kernel" "$dir" \
-		"$(slow_env)sh $SUITE_ROOT/tests/guest-kill.sh $install $name '$times'" || rc=1
+		"$(slow_env)sh $SUITE_ROOT/runner/selftest-check/kill.sh $install $name '$times'" || rc=1
 	grep -E '^(not ok|# kills)' "$dir/guest.out" >&2
 	read -r k l < <(sed -n 's/^# kills: \([0-9]*\), leaks: \([0-9]*\),.*/\1 \2/p' \
 		"$dir/guest.out")
@@ -63,14 +63,14 @@ for job in overlap security debugfs; do
 	debugfs) args= ;;
 	esac
 	BOOT_TIMEOUT=${BOOT_TIMEOUT:-900} phase "$job" "$SUITE_ROOT/runner/vm.sh" run "$kernel" "$dir" \
-		"$(slow_env)sh $SUITE_ROOT/tests/guest-$job.sh $install $args" || rc=1
+		"$(slow_env)sh $SUITE_ROOT/runner/selftest-check/$job.sh $install $args" || rc=1
 	grep -E '^(not ok|ok)' "$dir/guest.out" >&2
 done
 
 # the negative control: a "test" that leaks must be caught
 dir=$results/kill-control
 if "$SUITE_ROOT/runner/vm.sh" run "$kernel" "$dir" \
-	"sh $SUITE_ROOT/tests/guest-kill.sh $SUITE_ROOT/tests/fixtures/leaky leaky 3" \
+	"sh $SUITE_ROOT/runner/selftest-check/kill.sh $SUITE_ROOT/runner/selftest-check/leaky leaky 3" \
 	>/dev/null 2>&1; then
 	echo "selftest-check: the leaky control passed: the check cannot fail" >&2
 	rc=1

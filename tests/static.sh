@@ -90,7 +90,7 @@ while read -r point reason; do
 	fi
 done < <(awk '$2 == "INFO" { p = $1; $1 = $2 = ""; print p, $0 }' "$exp")
 
-shellcheck -x --source-path=SCRIPTDIR runner/*.sh tests/*.sh .ci/run || rc=1
+shellcheck -x --source-path=SCRIPTDIR runner/*.sh runner/selftest-check/*.sh tests/*.sh .ci/run || rc=1
 shellcheck -s sh lava/*.sh || rc=1
 
 # README.rst and doc/ are reStructuredText, as kernel docs are: they must

@@ -7,13 +7,13 @@
 # second run, SIGKILL (no cleanup is possible: the next run, here `TEST -C`,
 # must find what it left and undo it). After each kill nothing may be left:
 # memcgs, mounts, loop and dm devices, swap, zram devices, files in the
-# suite's home, and the knobs as they were (guest-state.sh).
+# suite's home, and the knobs as they were (state.sh).
 # One KTAP line per kill.
 #
-# usage: guest-kill.sh INSTALL_DIR TEST "SECONDS..."
+# usage: kill.sh INSTALL_DIR TEST "SECONDS..."
 
 install=$1 test=$2 times=$3
-. "$(dirname "$0")/guest-state.sh"
+. "$(dirname "$0")/state.sh"
 begin
 
 cd "$install/mm/mglru" || exit 1

@@ -17,11 +17,11 @@
 # with a live process, a mount, a loop device, a dm target, files and
 # directories. None may change. One KTAP line per check.
 #
-# usage: guest-security.sh INSTALL_DIR [TEST]
+# usage: security.sh INSTALL_DIR [TEST]
 
 install=$1 test=${2:-aging_oom}
 home=/run/mglru-selftest
-. "$(dirname "$0")/guest-state.sh"
+. "$(dirname "$0")/state.sh"
 cd "$install/mm/mglru" || exit 1
 work=$(mktemp -d) || exit 1
 n=0 rc=0

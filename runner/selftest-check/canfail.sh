@@ -9,7 +9,7 @@
 # (a memcg that never fills, default dirty ratios), and must report
 # "not ok"; the reason line is shown.
 #
-# usage: guest-canfail.sh INSTALL_DIR SUITE_ROOT
+# usage: canfail.sh INSTALL_DIR SUITE_ROOT
 
 cd "$1/mm/mglru" || exit 1
 rc=0

@@ -7,12 +7,12 @@
 # it found them: the system's debugfs not mounted, the knob at its value
 # from before. One KTAP line per check.
 #
-# usage: guest-debugfs.sh INSTALL_DIR
+# usage: debugfs.sh INSTALL_DIR
 
 install=$1
 dbg=/sys/kernel/debug
 home=/run/mglru-selftest
-. "$(dirname "$0")/guest-state.sh"
+. "$(dirname "$0")/state.sh"
 cd "$install/mm/mglru" || exit 1
 n=0 rc=0
 

@@ -4,15 +4,15 @@
 # Runs inside the guest: two runs of one mm/mglru kselftest at once. The
 # second waits for the first's lock; both are killed, in both orders, with
 # SIGTERM and with SIGKILL, then `TEST -C` sweeps. Every knob must be back
-# at its value from before, and nothing left (guest-state.sh). One KTAP
+# at its value from before, and nothing left (state.sh). One KTAP
 # line per case.
 #
-# usage: guest-overlap.sh INSTALL_DIR TEST SECONDS
+# usage: overlap.sh INSTALL_DIR TEST SECONDS
 #   SECONDS: how long the first run runs before the second starts
 
 install=$1 test=$2 secs=$3
 lock=/run/mglru-selftest/lock
-. "$(dirname "$0")/guest-state.sh"
+. "$(dirname "$0")/state.sh"
 begin
 cd "$install/mm/mglru" || exit 1
 
