@@ -182,16 +182,18 @@ image()
 {
 	local base=$1 ksft=$2 out=$3 stage mib
 
-	stage=$(mktemp -d "$run/stage.XXXXXX") || die "mktemp failed"
-	cp -al "$base/." "$stage/" || die "cannot stage the rootfs"
-	rm -f "$stage/.mglru-rootfs"
-	mkdir -p "$stage/opt"
-	cp -a "$ksft" "$stage/opt/kselftest" || die "cannot copy $ksft"
+	stage=$(mktemp -d "$run/stage.XXXXXX") || return 1
+	if ! cp -al "$base/." "$stage/" || ! rm -f "$stage/.mglru-rootfs" ||
+	   ! mkdir -p "$stage/opt" || ! cp -a "$ksft" "$stage/opt/kselftest"; then
+		echo "cannot stage the rootfs"
+		rm -rf "$stage"
+		return 1
+	fi
 	# the data: room for LAVA's overlay and the tests' logs (the tests'
 	# files are on their own tmpfs)
 	mib=$(( $(du -sm "$stage" | cut -f1) + 256 ))
 	mkfs.ext4 -q -F -L mglru-root -d "$stage" "$out" "${mib}M" ||
-		die "mkfs.ext4 -d failed"
+		{ echo "mkfs.ext4 -d failed"; rm -rf "$stage"; return 1; }
 	rm -rf "$stage"
 }
 
@@ -288,22 +290,31 @@ note "lava-run: exit $rc ($(($(date +%s) - t0))s); log $run/lava-run.log"
 "$PY" "$SUITE_ROOT/runner/lava-local.py" results "$run/lava-run.log" "$run/results.yaml" || rc=1
 grep -h '"lvl": "error"\|"error_msg"' "$run/lava-run.log" | tail -n 3 >&2
 
-# make's verdict for the same kernel
+# make's verdict for the same kernel: the run with the most runs of the
+# cell's test on that kernel, variant and tick, the newest of those
 cmp=${LAVA_COMPARE:-}
 if [ -z "$cmp" ]; then
-	cmp=$(for s in "$SUITE_ROOT"/results/*/summary.json \
-		       "$SUITE_ROOT"/results/*-matrix*/*/*/summary.json; do
-		[ -f "$s" ] || continue
-		"$PY" - "$s" "$KERNEL" "$variant" "$test" "$mode" "$(guest_hz)" <<'PY' && echo "$s"
-import json, sys
-s, kernel, variant, test, mode, hz = sys.argv[1:]
-d = json.load(open(s))
-k = d.get('kernel', {})
-ok = (k.get('kernel') == kernel and k.get('variant') == variant and str(k.get('hz')) == hz
-      and any(e['test'] == test and e['mode'] == mode and e['runs'] for e in d['kselftest']))
-sys.exit(0 if ok else 1)
+	cmp=$("$PY" - "$KERNEL" "$variant" "$test" "$mode" "$(guest_hz)" \
+		"$SUITE_ROOT"/results/*/summary.json \
+		"$SUITE_ROOT"/results/*-matrix*/*/*/summary.json <<'PY'
+import json, os, sys
+kernel, variant, test, mode, hz = sys.argv[1:6]
+best = []
+for s in sys.argv[6:]:
+    try:
+        d = json.load(open(s))
+    except (OSError, ValueError):
+        continue
+    k = d.get('kernel', {})
+    if k.get('kernel') != kernel or k.get('variant') != variant or str(k.get('hz')) != hz:
+        continue
+    runs = max([e['runs'] for e in d.get('kselftest', [])
+                if e['test'] == test and e['mode'] == mode] or [0])
+    if runs:
+        best.append((runs, os.path.getmtime(s), s))
+print(max(best)[2] if best else '')
 PY
-	done | xargs -r ls -t | head -n1)
+)
 fi
 [ -d "$cmp" ] && cmp=$cmp/summary.json
 if [ -f "$cmp" ]; then
