@@ -259,19 +259,14 @@ ksft_env()
 	[ -z "$2" ] || printf "%s='%s'" "$var" "$2"
 }
 
-# selftest_names: the kselftests of runner/selftests.txt.
-# selftest_field TEST N: field N of TEST's line there (2 kill times, 3 key
-# metrics as <metric>:<test>, 4 overload control), without its padding.
+# selftest_names: the kselftests of runner/selftests.txt, which only
+# runner/selftests.py reads. selftest_kill_times TEST: TEST's kill times.
 selftest_names()
 {
-	awk -F'|' '!/^#/ && NF > 1 { gsub(/ /, "", $1); print $1 }' \
-		"$SUITE_ROOT/runner/selftests.txt"
+	python3 "$SUITE_ROOT/runner/selftests.py" names
 }
 
-selftest_field()
+selftest_kill_times()
 {
-	awk -F'|' -v t="$1" -v n="$2" '!/^#/ && NF > 1 {
-		name = $1; gsub(/ /, "", name)
-		if (name == t) { gsub(/^ +| +$/, "", $n); print $n }
-	}' "$SUITE_ROOT/runner/selftests.txt"
+	python3 "$SUITE_ROOT/runner/selftests.py" kill-times "$1"
 }

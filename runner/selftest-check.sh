@@ -29,9 +29,12 @@ export GUEST_ACCEL
 
 rc=0
 dir=$results/canfail
+mkdir -p "$dir"
+python3 "$SUITE_ROOT/runner/selftests.py" controls >"$dir/controls" ||
+	die "cannot list the overload controls"
 # the overloaded scenarios in one boot take about four minutes under TCG
 if BOOT_TIMEOUT=${BOOT_TIMEOUT:-900} phase canfail "$SUITE_ROOT/runner/vm.sh" run "$kernel" "$dir" \
-	"$(slow_env)sh $SUITE_ROOT/runner/selftest-check/canfail.sh $install $SUITE_ROOT"; then
+	"$(slow_env)sh $SUITE_ROOT/runner/selftest-check/canfail.sh $install $dir/controls"; then
 	grep '^ok - ' "$dir/guest.out" >&2
 else
 	grep -A5 '^not ok - ' "$dir/guest.out" >&2
@@ -40,7 +43,7 @@ fi
 
 total=0 leaks=0
 for name in $(selftest_names); do
-	times=$(selftest_field "$name" 2)
+	times=$(selftest_kill_times "$name")
 	[ "$kills" = all ] || times=$(echo "$times" | cut -d' ' -f"1-$kills")
 	dir=$results/kill-$name
 	BOOT_TIMEOUT=${BOOT_TIMEOUT:-1800} phase "kill-$name" "$SUITE_ROOT/runner/vm.sh" run "$kernel" "$dir" \
@@ -54,7 +57,7 @@ echo "selftest-check: kill campaign: $total kills, $leaks leaks" >&2
 
 # the first test of the table: its first kill time is well into its setup
 first=$(selftest_names | head -n 1)
-secs=$(selftest_field "$first" 2 | cut -d' ' -f1)
+secs=$(selftest_kill_times "$first" | cut -d' ' -f1)
 for job in overlap security debugfs; do
 	dir=$results/$job
 	case $job in

@@ -17,23 +17,53 @@ STAT_TESTS = ('fisher', 'mwu', 'welch')
 
 
 @functools.lru_cache(maxsize=None)
-def _table():
-    """{test: {key metric: its statistical test}}, the table read once, in
-    its order."""
-    tests = {}
+def _rows():
+    """{test: (kill times, {key metric: its statistical test}, [(modes,
+    arguments)] of its overload controls)}, the table read once and
+    checked, in its order."""
+    rows = {}
     with open(TABLE) as f:
         for n, line in enumerate(f, 1):
             if line.startswith('#') or '|' not in line:
                 continue
-            name, _, metrics, _ = (x.strip() for x in line.split('|'))
-            tests[name] = {}
+            cols = [x.strip() for x in line.split('|')]
+            if len(cols) != 4 or not cols[0]:
+                sys.exit(f'mglru: error: {TABLE}:{n}: expected <test> | <kill times> |'
+                         ' <metric>:<test>... | <modes>: <arguments>; ...')
+            name, times, metrics, controls = cols
+            if not all(t.isdigit() for t in times.split()):
+                sys.exit(f'mglru: error: {TABLE}:{n}: {times}: kill times are whole seconds')
+            stats = {}
             for word in metrics.split():
                 metric, _, stat = word.partition(':')
                 if stat not in STAT_TESTS:
                     sys.exit(f'mglru: error: {TABLE}:{n}: {word}: expected <metric>:<test>,'
                              f' the test one of {", ".join(STAT_TESTS)}')
-                tests[name][metric] = stat
-    return tests
+                stats[metric] = stat
+            ctl = []
+            for c in filter(None, (x.strip() for x in controls.split(';'))):
+                modes, sep, args = c.partition(':')
+                if not sep or not set(modes.split()) <= {'mglru', 'classic'} or not modes.split():
+                    sys.exit(f'mglru: error: {TABLE}:{n}: {c}: expected <modes>: <arguments>,'
+                             ' the modes mglru and/or classic')
+                ctl.append((modes.split(), args.strip()))
+            rows[name] = ([int(t) for t in times.split()], stats, ctl)
+    return rows
+
+
+def _table():
+    """{test: {key metric: its statistical test}}."""
+    return {t: r[1] for t, r in _rows().items()}
+
+
+def kill_times(test):
+    """TEST's kill times (seconds into a run) for make selftest-check."""
+    return _rows()[test][0]
+
+
+def controls(test):
+    """TEST's overload controls: [(modes, arguments)]."""
+    return _rows()[test][2]
 
 
 def key_metrics(test):
@@ -67,3 +97,24 @@ def kernels():
             if len(parts) > 1 and not parts[0].startswith('#'):
                 out[parts[0]] = parts[1]
     return out
+
+
+def main(argv):
+    """The table for the shell scripts, which never parse it themselves:
+    names (one test a line), kill-times TEST (one line), controls (one
+    "<test> <mode> <arguments>" line a control and mode, for the guest)."""
+    if argv == ['names']:
+        print('\n'.join(tests()))
+    elif len(argv) == 2 and argv[0] == 'kill-times' and argv[1] in _rows():
+        print(' '.join(map(str, kill_times(argv[1]))))
+    elif argv == ['controls']:
+        for t in tests():
+            for modes, args in controls(t):
+                for m in modes:
+                    print(f'{t} {m} {args}'.rstrip())
+    else:
+        sys.exit('usage: selftests.py names | kill-times <test> | controls')
+
+
+if __name__ == '__main__':
+    main(sys.argv[1:])
