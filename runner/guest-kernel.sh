@@ -18,7 +18,7 @@
 tree=$1
 [ "$ARCH" = x86_64 ] || die "ARCH=$ARCH: only x86_64 guests are supported"
 hz=$(guest_hz) || exit 1
-build=${GUEST_BUILD:-$CACHE/build/$(tree_name)/guest-$ARCH-hz$hz}
+build=$(guest_build_dir) || exit 1
 mkdir -p "$build"
 printf 'CONFIG_HZ_%s=y\n' "$hz" >"$build/.mglru-hz.config"
 frags=("$SUITE_ROOT/configs/vng-guest-$ARCH.config"

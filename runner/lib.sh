@@ -192,6 +192,22 @@ tree_name()
 	fi
 }
 
+# tree_dir ROLE: where runner/tree.sh ROLE (kunit or guest) puts the tree.
+tree_dir()
+{
+	echo "$CACHE/trees/$(tree_name)/$1"
+}
+
+# guest_build_dir: runner/guest-kernel.sh's build folder, one a tick (HZ=);
+# GUEST_BUILD overrides it. Its bzImage is the guest kernel.
+guest_build_dir()
+{
+	local hz
+
+	hz=$(guest_hz) || return 1
+	echo "${GUEST_BUILD:-$CACHE/build/$(tree_name)/guest-$ARCH-hz$hz}"
+}
+
 # expectations_file: the expectations a run is judged by. EXPECT= if
 # given; else the kernel's own (KERNEL, or for KDIR the kernels.txt row
 # whose upstream version is the tree's `make kernelversion`), for the run's

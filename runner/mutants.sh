@@ -27,7 +27,7 @@ mkdir -p "$LOGDIR"
 hold_lock "$(tree_name)-kunit"
 phase deps "$SUITE_ROOT/runner/deps.sh" kunit || exit 1
 phase tree-kunit "$SUITE_ROOT/runner/tree.sh" kunit || exit 1
-tree=$(tail -n1 "$LOGDIR/tree-kunit.log")
+tree=$(tree_dir kunit)
 
 # A mutant is killed when a case that passes on the unmutated tree fails
 # (or the suite no longer builds). The baseline may have expected failures

@@ -85,7 +85,7 @@ phase deps "$SUITE_ROOT/runner/deps.sh" $deps || exit 1
 rc=0
 if [ "$what" = all ] || [ "$what" = kunit ]; then
 	phase tree-kunit "$SUITE_ROOT/runner/tree.sh" kunit || exit 1
-	ktree=$(tail -n1 "$LOGDIR/tree-kunit.log")
+	ktree=$(tree_dir kunit)
 	phase "kunit-${KUNIT_ARCH:-um}" "$SUITE_ROOT/runner/kunit.sh" "$ktree" "$RESULTS" \
 		"${KUNIT_ARCH:-um}" || rc=1
 	cp "$ktree/.mglru-suite" "$RESULTS/tree-info"
@@ -93,7 +93,7 @@ fi
 
 if [ "$what" != kunit ]; then
 	phase tree-guest "$SUITE_ROOT/runner/tree.sh" guest || exit 1
-	gtree=$(tail -n1 "$LOGDIR/tree-guest.log")
+	gtree=$(tree_dir guest)
 	if [ -n "${GUEST_KERNEL:-}" ]; then
 		kernel=$(realpath "$GUEST_KERNEL")
 		note "guest kernel: $kernel (GUEST_KERNEL, not built)"
@@ -102,7 +102,7 @@ if [ "$what" != kunit ]; then
 			build_failed guest "$LOGDIR/build-guest.log" "$gtree/.mglru-suite"
 			exit 1
 		}
-		kernel=$(tail -n1 "$LOGDIR/build-guest.log")
+		kernel=$(guest_build_dir)/arch/x86/boot/bzImage
 	fi
 	if [ "$what" = vm-shell ]; then
 		exec "$SUITE_ROOT/runner/vm.sh" shell "$kernel"

@@ -29,8 +29,8 @@ case $role in
 kunit|guest) ;;
 *) die "tree.sh: unknown role '$role' (kunit or guest)" ;;
 esac
-staging=$CACHE/trees/$(tree_name)/$role.staging
-tree=$CACHE/trees/$(tree_name)/$role
+staging=$(tree_dir "$role").staging
+tree=$(tree_dir "$role")
 mkdir -p "$CACHE/trees/$(tree_name)" "$CACHE/src"
 
 # one run at a time per scratch tree (the runner's phases already hold it)

@@ -25,7 +25,7 @@ check()
 
 check deps runner/deps.sh all
 check tree-kunit runner/tree.sh kunit
-check static tests/static.sh "$(tail -n1 "$LOGDIR/tree-kunit.log")"
+check static tests/static.sh "$(tree_dir kunit)"
 check summary tests/summary.sh
 check docs runner/doc_tables.py --check
 check compare tests/compare.sh
