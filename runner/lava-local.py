@@ -11,6 +11,10 @@ server does around its dispatcher, here for lava-run on this machine.
                              lava-server renders it for a job (a sandboxed
                              Jinja2 environment over the device and
                              device-type folders, trim_blocks)
+  memory LOG MIB             the guest's memory, from the kernel's
+                             "Memory: .../<total>K available" line on the
+                             serial console in lava-run's LOG: exits 1
+                             unless it is MIB (within 2%)
   results LOG OUT            the test cases of lava-run's log (its YAML
                              lines, "lvl: results") as OUT, a results.yaml
                              of the cases LAVA recorded; prints them
@@ -33,6 +37,7 @@ import sys
 import yaml
 
 MAC = '52:54:00:12:34:59'
+LAB_MEMORY = 1024
 
 
 def device(templates, job_path, out):
@@ -43,14 +48,17 @@ def device(templates, job_path, out):
         job = yaml.safe_load(f)
     ctx = job.get('context', {})
     # a lab's device dictionary: the device type, its MAC, and what the
-    # admin fixes for every job on it
+    # admin fixes for every job on it. Its memory is less than the jobs
+    # ask for, as a lab's default may be: a dictionary's memory wins over
+    # the job's context, so the job's own -m (extra_options) must win
+    # over it (checked on the guest's console: memory below)
     name = os.path.basename(out)
     name = name[:-5] if name.endswith('.yaml') else name
     dict_path = os.path.join(os.path.dirname(os.path.abspath(out)), name + '.jinja2')
     with open(dict_path, 'w') as f:
         f.write("{% extends 'qemu.jinja2' %}\n"
                 f"{{% set mac_addr = '{MAC}' %}}\n"
-                f"{{% set memory = {int(ctx.get('memory', 1024))} %}}\n"
+                f"{{% set memory = {LAB_MEMORY} %}}\n"
                 f"{{% set arch = '{ctx.get('arch', 'x86_64')}' %}}\n")
     env = jinja2.sandbox.SandboxedEnvironment(
         loader=jinja2.FileSystemLoader([os.path.dirname(dict_path), templates]),
@@ -62,6 +70,35 @@ def device(templates, job_path, out):
         f.write(rendered)
     print(f'device: {out} ({qemu["command"]} {" ".join(qemu["options"])}'
           f' {" ".join(qemu.get("extra", []))})')
+
+
+def target_lines(log):
+    """The guest's serial console lines in lava-run's LOG."""
+    with open(log, errors='replace') as f:
+        for line in f:
+            line = line[2:] if line.startswith('- {') else line
+            if '"lvl": "target"' not in line:
+                continue
+            try:
+                msg = yaml.safe_load(line).get('msg')
+            except (yaml.YAMLError, AttributeError):
+                continue
+            if isinstance(msg, str):
+                yield msg
+
+
+def memory(log, mib):
+    import re
+    for msg in target_lines(log):
+        m = re.search(r'Memory: \d+K/(\d+)K available', msg)
+        if m:
+            got = int(m.group(1)) / 1024
+            ok = abs(got - int(mib)) <= int(mib) * 0.02
+            print(f"{'ok' if ok else 'DIFFERS'}: the guest has {got:.0f} MiB"
+                  f" (the job asks for {mib}, the device dictionary sets {LAB_MEMORY})")
+            return 0 if ok else 1
+    print('DIFFERS: no "Memory: ...K available" line on the guest\'s console')
+    return 1
 
 
 def results(log, out):
@@ -146,6 +183,8 @@ def main():
         if not results(*args):
             print('mglru: lava-run recorded no test case', file=sys.stderr)
             return 1
+    elif cmd == 'memory' and len(args) == 2:
+        return memory(*args)
     elif cmd == 'compare' and len(args) == 4:
         return compare(*args)
     else:

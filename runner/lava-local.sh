@@ -76,7 +76,7 @@ templates()
 	if [ ! -f "$dir/usr/share/lava-server/device-types/qemu.jinja2" ]; then
 		mkdir -p "$LAVA_CACHE" || die "cannot create $LAVA_CACHE"
 		tmp=$(mktemp -d "$LAVA_CACHE/lava-server.XXXXXX") || die "mktemp failed"
-		(cd "$tmp" && apt-get download -q "lava-server=$ver") >&2 ||
+		(cd "$tmp" && apt-get download -q -o APT::Sandbox::User=root "lava-server=$ver") >&2 ||
 			die "apt-get download lava-server=$ver failed"
 		dpkg-deb -x "$tmp"/lava-server_*.deb "$tmp/root" || die "cannot unpack lava-server"
 		rm -rf "$dir"
@@ -110,7 +110,7 @@ guestfs_env()
 	if [ ! -f "$dir/.mglru-kernel" ]; then
 		note "libguestfs: no kernel in /boot; unpacking Debian's $pkg into $dir"
 		tmp=$(mktemp -d "$LAVA_CACHE/kernel.XXXXXX") || die "mktemp failed"
-		(cd "$tmp" && apt-get download -q "$pkg") >&2 || die "apt-get download $pkg failed"
+		(cd "$tmp" && apt-get download -q -o APT::Sandbox::User=root "$pkg") >&2 || die "apt-get download $pkg failed"
 		dpkg-deb -x "$tmp"/"$pkg"_*.deb "$tmp/root" || die "cannot unpack $pkg"
 		ver=$(basename "$(find "$tmp/root" -path '*/lib/modules/*' -maxdepth 4 -mindepth 3 -type d | head -n1)")
 		depmod -b "$tmp/root" "$ver" || die "depmod failed for $pkg"
@@ -288,6 +288,8 @@ lava-run --job-id "$job_id" --output-dir "$run/lava" \
 rm -f "$run/rootfs.ext4"
 note "lava-run: exit $rc ($(($(date +%s) - t0))s); log $run/lava-run.log"
 "$PY" "$SUITE_ROOT/runner/lava-local.py" results "$run/lava-run.log" "$run/results.yaml" || rc=1
+"$PY" "$SUITE_ROOT/runner/lava-local.py" memory "$run/lava-run.log" \
+	"$(sed -n 's/^  memory: //p' "$run/job.yaml")" | tee "$run/compare.txt" || rc=1
 grep -h '"lvl": "error"\|"error_msg"' "$run/lava-run.log" | tail -n 3 >&2
 
 # make's verdict for the same kernel: the run with the most runs of the
@@ -319,7 +321,7 @@ fi
 [ -d "$cmp" ] && cmp=$cmp/summary.json
 if [ -f "$cmp" ]; then
 	"$PY" "$SUITE_ROOT/runner/lava-local.py" compare "$run/results.yaml" "$cmp" \
-		"$test" "$mode" | tee "$run/compare.txt" || rc=1
+		"$test" "$mode" | tee -a "$run/compare.txt" || rc=1
 else
 	note "no make kselftest run of $KERNEL:$variant at HZ=$(guest_hz) with $test $mode to compare with (LAVA_COMPARE=<results>)"
 fi
