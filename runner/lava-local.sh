@@ -223,13 +223,13 @@ if [ "$what" = run ]; then
 	(
 		hold_lock "$(tree_name)-guest"
 		phase tree-guest "$SUITE_ROOT/runner/tree.sh" guest || exit 1
-		gtree=$(tail -n1 "$LOGDIR/tree-guest.log")
+		gtree=$(tree_dir guest)
 		if [ -n "${GUEST_KERNEL:-}" ]; then
 			kernel=$(realpath "$GUEST_KERNEL")
 			note "guest kernel: $kernel (GUEST_KERNEL, not built)"
 		else
 			phase build-guest "$SUITE_ROOT/runner/guest-kernel.sh" "$gtree" || exit 1
-			kernel=$(tail -n1 "$LOGDIR/build-guest.log")
+			kernel=$(guest_build_dir)/arch/x86/boot/bzImage
 		fi
 		cp "$kernel" "$run/bzImage" || exit 1
 		phase kselftest-build install_kselftests "$gtree" || exit 1
