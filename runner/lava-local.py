@@ -120,6 +120,12 @@ def results(log, out):
                 continue
             case = {k: msg[k] for k in ('definition', 'case', 'result',
                                         'measurement', 'units') if k in msg}
+            # LAVA logs a measurement as a string ('! "3928.0"')
+            if 'measurement' in case:
+                try:
+                    case['measurement'] = float(case['measurement'])
+                except ValueError:
+                    pass
             cases.append(case)
     with open(out, 'w') as f:
         yaml.safe_dump(cases, f, sort_keys=False)

@@ -11,7 +11,10 @@
 # rejected. Then the definition's steps run as LAVA's dispatcher writes
 # them into run.sh, against a stub kselftest runner that prints a recorded
 # KTAP and a stub lava-test-case, and lava/mglru-ktap-to-lava.sh reports
-# each test point and key metric of a real KTAP.
+# each test point and key metric of a real KTAP. LAVA's dispatcher itself
+# (lava-run --validate) takes make lava-local's job on LAVA's qemu device
+# type and rejects jobs the schema takes; runner/lava-local.py reads a
+# recorded lava-run log.
 
 cd "$(dirname "$0")/.." || exit 1
 . runner/lib.sh
@@ -384,4 +387,38 @@ for broken in 'd["context"]["arch"] = "x86-64"' \
 done
 # what validation leaves in the dispatcher's folder (its dispatcher.yaml's prefix)
 rm -rf "/var/lib/lava/dispatcher/tmp/mglru-$$"
+
+# --- lava-run's log -------------------------------------------------------
+# runner/lava-local.py on a recorded lava-run log (make lava-local, the
+# readahead MGLRU cell on 7.3 default, a rootfs image: fio's own pages
+# refault in the test's memcg there, so the fixed kernel fails): the test
+# cases LAVA recorded, the guest's memory from its console, and the verdict
+# against make's
+ll=runner/lava-local.py lfx=tests/fixtures/lava
+log=$lfx/lava-run-readahead_refault-mglru.log
+expect_rc 0 "lava-local.py: the test cases of a lava-run log" \
+	"$py" $ll results "$log" "$tmp/results.yaml"
+want='0_mglru-readahead_refault-mglru readahead_refault_mglru.refault_file pass 3928.0 -
+0_mglru-readahead_refault-mglru readahead_refault_mglru.mib_per_s pass 653.7 MiB/s
+0_mglru-readahead_refault-mglru readahead_refault_mglru.file_full_pct pass 98.0 %
+0_mglru-readahead_refault-mglru readahead_refault_mglru fail - -
+0_mglru-readahead_refault-mglru readahead_refault fail - -'
+got=$("$py" -c 'import sys, yaml
+for c in yaml.safe_load(open(sys.argv[1])):
+    if c["definition"] != "lava":
+        print(c["definition"], c["case"], c["result"], c.get("measurement", "-"), c.get("units", "-"))' \
+	"$tmp/results.yaml")
+[ "$got" = "$want" ] || { echo "FAIL: lava-local.py results read:"; echo "$got"; rc=1; }
+expect_rc 0 "lava-local.py: the guest had the job's 2048 MiB" "$py" $ll memory "$log" 2048
+expect_rc 1 "lava-local.py: ... and not 1024" "$py" $ll memory "$log" 1024
+expect_rc 1 "lava-local.py: LAVA's FAIL differs from make's PASS" \
+	"$py" $ll compare "$tmp/results.yaml" $lfx/summary-readahead_refault.json readahead_refault mglru
+if ! grep -q 'DIFFERS: readahead_refault_mglru: LAVA FAIL, make PASS' "$tmp/out" ||
+   ! grep -q 'refault_file: LAVA 3928.0, make median 0.0 \[0 .. 0\] (OUTSIDE' "$tmp/out"; then
+	echo "FAIL: no verdict or metric line"
+	rc=1
+fi
+sed 's/"verdict": "PASS"/"verdict": "FAIL"/' $lfx/summary-readahead_refault.json >"$tmp/fail.json"
+expect_rc 0 "lava-local.py: ... and agrees with make's FAIL" \
+	"$py" $ll compare "$tmp/results.yaml" "$tmp/fail.json" readahead_refault mglru
 exit $rc
