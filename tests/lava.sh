@@ -127,6 +127,9 @@ for path in sorted(glob.glob(os.path.join(jobs, '*.yaml'))):
         # -m, from the job's extra options, must be the job's memory
         'QEMU gets the job\'s memory': f"-m {d['context']['memory']}" in
                                         d['context'].get('extra_options', []),
+        # under TCG, the suite's guests' machine and CPU (virtme-ng's)
+        'TCG boots q35 with -cpu max': (slow == 3) == all(
+            o in d['context'].get('extra_options', []) for o in ('-machine q35', '-cpu max')),
     }
     for what, ok in checks.items():
         if not ok:
