@@ -222,15 +222,7 @@ if [ "$what" = run ]; then
 	rootfs=$(rootfs) || exit 1
 	(
 		hold_lock "$(tree_name)-guest"
-		phase tree-guest "$SUITE_ROOT/runner/tree.sh" guest || exit 1
-		gtree=$(tree_dir guest)
-		if [ -n "${GUEST_KERNEL:-}" ]; then
-			kernel=$(realpath "$GUEST_KERNEL")
-			note "guest kernel: $kernel (GUEST_KERNEL, not built)"
-		else
-			phase build-guest "$SUITE_ROOT/runner/guest-kernel.sh" "$gtree" || exit 1
-			kernel=$(guest_build_dir)/arch/x86/boot/bzImage
-		fi
+		prepare_guest || exit 1
 		cp "$kernel" "$run/bzImage" || exit 1
 		phase kselftest-build install_kselftests "$gtree" || exit 1
 		cp -a "$KSELFTEST_INSTALL" "$run/kselftest" || exit 1

@@ -208,6 +208,26 @@ guest_build_dir()
 	echo "${GUEST_BUILD:-$CACHE/build/$(tree_name)/guest-$ARCH-hz$hz}"
 }
 
+# prepare_guest: the guest tree refreshed and its kernel built, or
+# GUEST_KERNEL's image, in the caller's gtree and kernel. A build that
+# fails is recorded in RESULTS, when there is one, for make kcidb.
+prepare_guest()
+{
+	phase tree-guest "$SUITE_ROOT/runner/tree.sh" guest || return 1
+	gtree=$(tree_dir guest)
+	if [ -n "${GUEST_KERNEL:-}" ]; then
+		kernel=$(realpath "$GUEST_KERNEL")
+		note "guest kernel: $kernel (GUEST_KERNEL, not built)"
+		return 0
+	fi
+	if ! phase build-guest "$SUITE_ROOT/runner/guest-kernel.sh" "$gtree"; then
+		[ -z "${RESULTS:-}" ] ||
+			build_failed guest "$LOGDIR/build-guest.log" "$gtree/.mglru-suite"
+		return 1
+	fi
+	kernel=$(guest_build_dir)/arch/x86/boot/bzImage
+}
+
 # expectations_file: the expectations a run is judged by. EXPECT= if
 # given; else the kernel's own (KERNEL, or for KDIR the kernels.txt row
 # whose upstream version is the tree's `make kernelversion`), for the run's

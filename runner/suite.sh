@@ -92,18 +92,7 @@ if [ "$what" = all ] || [ "$what" = kunit ]; then
 fi
 
 if [ "$what" != kunit ]; then
-	phase tree-guest "$SUITE_ROOT/runner/tree.sh" guest || exit 1
-	gtree=$(tree_dir guest)
-	if [ -n "${GUEST_KERNEL:-}" ]; then
-		kernel=$(realpath "$GUEST_KERNEL")
-		note "guest kernel: $kernel (GUEST_KERNEL, not built)"
-	else
-		phase build-guest "$SUITE_ROOT/runner/guest-kernel.sh" "$gtree" || {
-			build_failed guest "$LOGDIR/build-guest.log" "$gtree/.mglru-suite"
-			exit 1
-		}
-		kernel=$(guest_build_dir)/arch/x86/boot/bzImage
-	fi
+	prepare_guest || exit 1
 	if [ "$what" = vm-shell ]; then
 		exec "$SUITE_ROOT/runner/vm.sh" shell "$kernel"
 	fi
