@@ -103,10 +103,10 @@ docs:
 	@runner/doc_tables.py
 
 list:
-	@bash -c '. runner/lib.sh && suite_tests'
+	@runner/tables.py names
 
 kernels:
-	@grep -v '^#' runner/kernels.txt | awk 'NF { print $$1, $$3 }'
+	@runner/tables.py kernel-versions
 
 clean:
 	rm -rf results

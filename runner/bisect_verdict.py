@@ -31,9 +31,8 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from summary import parse_kselftest  # noqa: E402
+from tables import validated  # noqa: E402
 
-SUITE_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-MATRIX = os.path.join(SUITE_ROOT, 'expectations', 'matrix.txt')
 ALPHA = 0.05
 P_RUN = 1 - 0.05 ** (1 / 10)     # 0.259: Clopper-Pearson, 0 wrong of 10
 # what the kernel prints when it crashes or locks up (the guest's console):
@@ -43,16 +42,6 @@ CRASH = re.compile(r'Kernel panic - not syncing|\bOops\b|: [0-9a-f]{4} \[#\d+\]|
                    r'kernel BUG at|\bBUG: ')
 # what the kselftest runner writes to /dev/kmsg as a run starts
 STARTED = 'kselftest: Running tests in'
-
-
-def validated(test, mode, matrix=MATRIX):
-    """The point has a row in the validation matrix."""
-    try:
-        with open(matrix) as f:
-            rows = [line.split('#')[0].split() for line in f]
-    except OSError:
-        return False
-    return any(r[:2] == [test, mode] for r in rows)
 
 
 def coin(k, n):

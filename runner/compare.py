@@ -28,7 +28,7 @@ import statistics
 import sys
 import warnings
 
-from selftests import key_metrics, stat_test
+from tables import key_metrics, stat_test
 from summary import numeric, runs_of
 
 ALPHA = 0.01

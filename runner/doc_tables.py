@@ -35,6 +35,8 @@ import re
 import statistics
 import sys
 
+from tables import EXPECTATIONS, KEYWORDS, MATRIX, expectation_entries
+
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DATA = os.path.join(TOP, 'doc', 'results')
 README_MAX = 400
@@ -43,7 +45,6 @@ BEGIN = re.compile(r'^\.\. table-begin: ([A-Za-z0-9_.-]+)(?: ([a-z]+))?\s*$')
 END = '.. table-end'
 ADORN = re.compile(r'^([=\-~^"\'`#*+<>:.])\1+\s*$')
 TOTAL = re.compile(r'^# (\S+): (\d+) of (\d+) killed, (\d+) not applicable$')
-EXPECT_KEYWORDS = ('FAIL', 'SKIP', 'FLAKY', 'INFO', 'PASS')
 
 
 class DataError(Exception):
@@ -112,7 +113,7 @@ def repeat_rows(lines):
     rows = []
     for x in filter(is_data_row, lines):
         f = x.split()
-        if len(f) < 4 or f[1] not in EXPECT_KEYWORDS or not f[2].isdigit() or not f[3].isdigit():
+        if len(f) < 4 or f[1] not in KEYWORDS or not f[2].isdigit() or not f[3].isdigit():
             raise DataError(f'expected "<point> <expected> <runs> <failed> <metric>=<value>...": {x}')
         rows.append((f[0], f[1], int(f[2]), int(f[3]), ' '.join(f[4:])))
     return rows
@@ -376,24 +377,21 @@ def links(problems):
 
 def expectations(problems):
     """Each expectation's reason is short and ends with its doc section."""
-    exp = os.path.join(TOP, 'expectations')
-    for f in sorted(os.listdir(exp)):
-        if not f.endswith('.txt') or f == 'matrix.txt':
+    for f in sorted(os.listdir(EXPECTATIONS)):
+        path = os.path.join(EXPECTATIONS, f)
+        if not f.endswith('.txt') or path == MATRIX:
             continue
-        with open(os.path.join(exp, f)) as fh:
-            for n, x in enumerate(fh, 1):
-                x = x.rstrip('\n')
-                if x.startswith('#') or not x.strip() or x.startswith('include '):
-                    continue
-                where = f'expectations/{f}:{n}'
-                reason = x.split(None, 2)[2] if len(x.split(None, 2)) > 2 else ''
-                if len(reason) > REASON_MAX:
-                    problems.append(f'{where}: reason of {len(reason)} characters, over {REASON_MAX}')
-                m = re.search(r'\((doc/[A-Za-z0-9_.-]+\.rst)(?:, ([^)]+))?\)$', reason)
-                if not m:
-                    problems.append(f'{where}: the reason ends with no "(doc/<file>.rst, <section>)"')
-                    continue
-                check_link(where, TOP, m.group(1), None, m.group(2), problems)
+        for n, point, _, reason in expectation_entries(path):
+            if point == 'include':
+                continue
+            where = f'{rel(path)}:{n}'
+            if len(reason) > REASON_MAX:
+                problems.append(f'{where}: reason of {len(reason)} characters, over {REASON_MAX}')
+            m = re.search(r'\((doc/[A-Za-z0-9_.-]+\.rst)(?:, ([^)]+))?\)$', reason)
+            if not m:
+                problems.append(f'{where}: the reason ends with no "(doc/<file>.rst, <section>)"')
+                continue
+            check_link(where, TOP, m.group(1), None, m.group(2), problems)
 
 
 def main():

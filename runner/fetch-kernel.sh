@@ -17,8 +17,8 @@
 set -o pipefail
 
 name=$1
-row=$(kernel_row "$name") || die "KERNEL=$name: unknown (one of: $(kernel_names))"
-read -r _ pkg version archive suite _ <<<"$row"
+row=$(tables kernel-field "$name" package version archive suite) || exit 1
+read -r pkg version archive suite <<<"$row"
 
 src=$CACHE/src/$name
 tree=$src/linux
@@ -37,8 +37,9 @@ mkdir -p "$apt/lists/partial" "$apt/cache/archives/partial" "$apt/parts" \
 	"$apt/prefs" "$apt/debs" "$src"
 hold_lock apt
 
-awk '!/^#/ && NF { print "deb [signed-by='"$keyring"'] " $4 " " $5 " main" }' \
-	"$KERNELS" | sort -u >"$apt/sources.list"
+tables archives | while read -r a s; do
+	echo "deb [signed-by=$keyring] $a $s main"
+done >"$apt/sources.list"
 apt_opts=(-o "Dir::Etc::SourceList=$apt/sources.list"
 	  -o "Dir::Etc::SourceParts=$apt/parts"
 	  -o "Dir::Etc::Preferences=$apt/prefs/none"

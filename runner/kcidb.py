@@ -126,7 +126,7 @@ import sys
 
 from bisect_verdict import CRASH
 from kunit_cases import kunit_cases, point_name
-from selftests import kernels, key_metrics
+from tables import expectation_lines, expectations, kernels, key_metrics
 from summary import judge, numeric, parse_ktap, read_tree_info
 
 SCHEMA = (5, 3)
@@ -333,35 +333,14 @@ def git_checkout(tree):
     return co, misc
 
 
-def expectation_lines(text):
-    """(line number, point, keyword, reason) of each line of an
-    expectations file's text, as summary.py reads them ('include <file>'
-    is the point 'include' with the file as its keyword)."""
-    for n, line in enumerate(text.splitlines(), 1):
-        if line.lstrip().startswith('#'):
-            continue
-        parts = line.split('#', 1)[0].strip().split(None, 2)
-        if len(parts) >= 2:
-            yield n, parts[0], parts[1], parts[2] if len(parts) > 2 else ''
-
-
-def expectation_line(path, point, depth=0):
+def expectation_line(path, point):
     """(file, line number, reason) of the line that sets point's
-    expectation in the expectations file path, includes followed where
-    they stand and a later line overriding; None without one."""
-    try:
-        with open(path, errors='replace') as f:
-            text = f.read()
-    except OSError:
+    expectation in the expectations file path; None without one or when
+    the file is gone."""
+    if not os.path.isfile(path):
         return None
-    found = None
-    for n, name, word, reason in expectation_lines(text):
-        if name == 'include' and depth < 8:
-            found = expectation_line(os.path.join(os.path.dirname(path), word),
-                                     point, depth + 1) or found
-        elif name == point:
-            found = None if word == 'PASS' else (path, n, reason)
-    return found
+    e = expectations(path).get(point)
+    return (e.path, e.line, e.reason) if e else None
 
 
 def line_time(path, n, rev=None):
@@ -457,7 +436,8 @@ class Document:
             cid = ':'.join(x or '-' for x in parts)
         else:
             cid = f'{self.origin}:{self.run}'
-        package = kernels().get(k.get('kernel', ''))
+        row = kernels().get(k.get('kernel', ''))
+        package = row.package if row else None
         sets = list(dict.fromkeys(os.path.basename(os.path.dirname(p)) for p in applied))
         comment = ' '.join(x for x in (
             f'Debian {package}' if package else k.get('kernel'), k.get('version'),

@@ -46,7 +46,7 @@ import os
 import re
 import sys
 
-import selftests
+import tables
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TESTDEF = 'lava/mglru-kselftest.yaml'
@@ -76,34 +76,11 @@ def settings_timeout():
 
 def read_matrix(path, default_kernel):
     """The matrix's cells, {(kernel, variant, test, mode): [(role, row)]}."""
-    kernels = list(selftests.kernels())
-    tests = selftests.tests()
     cells = {}
-    try:
-        f = open(path)
-    except OSError as e:
-        die(f'no matrix file {path} ({e.strerror})')
-    with f:
-        rows = [line.split('#', 1)[0].split() for line in f]
-    rows = [r for r in rows if r]
-    if not rows:
-        die(f'{path} has no rows')
-    for row in rows:
-        if len(row) != 4 or row[1] not in ('mglru', 'classic'):
-            die(f'{path}: each row needs <test> mglru|classic <bug kernel> '
-                f'<fixed kernel>, not "{" ".join(row)}"')
-        test, mode = row[0], row[1]
-        if test not in tests:
-            die(f'{path}: unknown test {test} (runner/selftests.txt: {" ".join(tests)})')
-        for role, k in (('bug', row[2]), ('fixed', row[3])):
-            kernel, variant = k.split(':', 1) if ':' in k else (default_kernel, k)
-            if kernel not in kernels:
-                die(f'{path}: kernel {k}: unknown {kernel} (one of: {" ".join(kernels)})')
-            if variant not in ('default', 'port') and \
-               not os.path.isdir(os.path.join(TOP, 'patches/variants', variant)):
-                die(f'{path}: kernel {k}: no variant \'{variant}\' '
-                    '(default, port or patches/variants/<name>)')
-            cells.setdefault((kernel, variant, test, mode), []).append(
+    for row in tables.matrix(os.path.abspath(path)):
+        for role, k in (('bug', row.bug), ('fixed', row.fixed)):
+            kernel, variant = tables.matrix_kernel(k, default_kernel)
+            cells.setdefault((kernel, variant, row.test, row.mode), []).append(
                 (role, ' '.join(row)))
     return cells
 
@@ -334,7 +311,7 @@ def main():
         die(f'CPUS={opt.cpus}: expected a positive number')
     opt.prompt = opt.prompt or ['root@(.*):[/~]#']
 
-    default_kernel = env('KERNEL') or next(iter(selftests.kernels()))
+    default_kernel = tables.kernel(env('KERNEL') or tables.default_kernel()).name
     cells = read_matrix(opt.matrix, default_kernel)
     tmo = settings_timeout()
 

@@ -10,28 +10,29 @@ ARCH=${ARCH:-x86_64}
 JOBS=${JOBS:-$(nproc)}
 VENV=$CACHE/venv
 
-# The kernels the suite knows by name, one per line (kernels.txt).
-KERNELS=${KERNELS:-$SUITE_ROOT/runner/kernels.txt}
-
-# kernel_row NAME: print NAME's line of kernels.txt; fail if there is none.
-kernel_row()
+# The suite's tables (kernels.txt, selftests.txt, the matrix and the
+# expectations) are read by runner/tables.py alone: tables ARGS... runs it.
+tables()
 {
-	awk -v n="$1" '!/^#/ && $1 == n { print; f = 1 } END { exit !f }' "$KERNELS"
+	python3 "$SUITE_ROOT/runner/tables.py" "$@"
 }
 
 # kernel_names: the known kernel names, the default first, on one line.
 kernel_names()
 {
-	awk '!/^#/ && NF { printf "%s%s", s, $1; s = " " }' "$KERNELS"
+	local names
+
+	names=$(tables kernels) || return 1
+	echo "${names//$'\n'/ }"
 }
 
 # kernel_port NAME: the port NAME's tree needs (a folder of patches/), or -
 kernel_port()
 {
-	kernel_row "$1" | awk '{ print $6 }'
+	tables kernel-field "$1" port
 }
 
-KERNEL=${KERNEL:-$(kernel_names | cut -d' ' -f1)}
+KERNEL=${KERNEL:-$(tables kernels | head -n 1)}
 
 die()
 {
@@ -178,8 +179,7 @@ suite_tests()
 check_kernel()
 {
 	[ -n "${KDIR:-}" ] && return
-	kernel_row "$KERNEL" >/dev/null ||
-		die "KERNEL=$KERNEL: unknown (one of: $(kernel_names))"
+	tables kernel-field "$KERNEL" name >/dev/null || exit 1
 }
 
 # A short name for a tree: KERNEL's name or "kdir-<hash of its path>".
@@ -235,7 +235,7 @@ prepare_guest()
 # with a note. Prints nothing when the kernel has no file for VARIANT.
 expectations_file()
 {
-	local name=$KERNEL version row file
+	local name=$KERNEL version row
 
 	if [ -n "${EXPECT:-}" ]; then
 		[ -f "$EXPECT" ] || die "EXPECT=$EXPECT: no such file"
@@ -244,14 +244,12 @@ expectations_file()
 	fi
 	if [ -n "${KDIR:-}" ]; then
 		version=$(make -s -C "$KDIR" kernelversion 2>/dev/null)
-		row=$(awk -v v="$version" '!/^#/ && NF { split($3, p, "-")
-			if (p[1] == v) { print $1; exit } }' "$KERNELS")
-		name=${row:-$(kernel_names | cut -d' ' -f1)}
+		row=$(tables kernel-of-version "$version")
+		name=${row:-$(tables kernels | head -n 1)}
 		[ -n "$row" ] ||
 			note "KDIR's version ${version:-unknown} is no kernel of runner/kernels.txt: judged by $name's expectations (EXPECT= to choose)"
 	fi
-	file=$SUITE_ROOT/expectations/$name-${VARIANT:-default}.txt
-	[ ! -f "$file" ] || echo "$file"
+	tables expect-file "$name" "${VARIANT:-default}"
 }
 
 # refresh_tree STAGING TREE: make TREE a copy of STAGING for an incremental
@@ -295,14 +293,13 @@ ksft_env()
 	[ -z "$2" ] || printf "%s='%s'" "$var" "$2"
 }
 
-# selftest_names: the kselftests of runner/selftests.txt, which only
-# runner/selftests.py reads. selftest_kill_times TEST: TEST's kill times.
+# selftest_names: the kselftests. selftest_kill_times TEST: TEST's kill times.
 selftest_names()
 {
-	python3 "$SUITE_ROOT/runner/selftests.py" names
+	tables names
 }
 
 selftest_kill_times()
 {
-	python3 "$SUITE_ROOT/runner/selftests.py" kill-times "$1"
+	tables kill-times "$1"
 }

@@ -20,7 +20,7 @@ import math
 import os
 import sys
 
-from selftests import key_metrics
+from tables import key_metrics, matrix
 
 
 def load_summary(out, test, mode, kernel):
@@ -100,8 +100,7 @@ def main():
     spec = os.path.join(out, 'matrix.txt')
     if not os.path.exists(spec):
         sys.exit(f'mglru: error: no {spec}: not a matrix results folder')
-    with open(spec) as f:
-        rows = [line.split() for line in f if line.strip()]
+    rows = matrix(spec, kernels_known=False)
 
     verdict_rows, metric_rows, report, bad, few_rows = [], [], [], [], []
     for test, mode, bug, fixed in rows:

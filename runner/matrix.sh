@@ -30,26 +30,9 @@ sys.exit(matrix.smallest_p(n, n) < matrix.ALPHA)' "$REPEAT"); then
 		"(REPEAT=5 at least): every row that detects will say 'too few runs'"
 fi
 
-rows=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$matrix")
-[ -n "$rows" ] || die "$matrix has no rows"
-if [ -n "${MATRIX_ROWS:-}" ]; then
-	for t in $MATRIX_ROWS; do
-		echo "$rows" | awk '{print $1}' | grep -qx "$t" ||
-			die "MATRIX_ROWS: no row '$t' in $matrix"
-	done
-	rows=$(echo "$rows" | awk -v keep=" $MATRIX_ROWS " 'index(keep, " " $1 " ")')
-fi
-echo "$rows" | awk 'NF != 4 || ($2 != "mglru" && $2 != "classic") { exit 1 }' ||
-	die "$matrix: each row needs <test> mglru|classic <bug kernel> <fixed kernel>"
-# a kernel is <KERNEL>:<VARIANT>, or a VARIANT of the run's KERNEL
-for k in $(echo "$rows" | awk '{ print $3; print $4 }' | sort -u); do
-	case $k in
-	*:*) KDIR='' KERNEL=${k%%:*} check_kernel ;;
-	esac
-	v=${k#*:}
-	[ "$v" = default ] || [ "$v" = port ] || [ -d "$SUITE_ROOT/patches/variants/$v" ] ||
-		die "$matrix: kernel $k: no variant '$v' (default, port or patches/variants/<name>)"
-done
+# the rows, checked (tests, modes, kernels and variants) by runner/tables.py
+# shellcheck disable=SC2086 # (MATRIX_ROWS is a list of tests)
+rows=$(tables matrix-rows "$matrix" ${MATRIX_ROWS:-}) || exit 1
 
 out=${RESULTS:-$SUITE_ROOT/results/$(date +%Y%m%d-%H%M%S)-matrix}
 mkdir -p "$out" || die "cannot create $out"

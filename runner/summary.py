@@ -15,7 +15,7 @@ import sys
 
 from kunit_cases import kunit_cases
 
-from selftests import key_metrics
+from tables import expectations, key_metrics, split_point
 
 RESULT = re.compile(r'^(not ok|ok) \d+ (?:- )?(\S+)(?:.*?#\s*(SKIP|TODO|XFAIL|TIMEOUT)\b(.*))?')
 METRIC = re.compile(r'^metric (\S+) ([A-Za-z0-9_.]+)=(\S+)$')
@@ -145,9 +145,6 @@ def median_metrics(all_metrics):
     return out
 
 
-KEYWORDS = ('FAIL', 'SKIP', 'FLAKY', 'INFO', 'PASS')
-
-
 def judge(verdict, exp, point, bad, skip_ok=False):
     """The status shown for a verdict against its expectation (None: PASS
     expected); unexpected failures and unexpected passes go to bad, and an
@@ -193,35 +190,6 @@ def kunit_rows(path, arch, expect, summary, rows, bad):
                  ' '.join(f'{k.lower()}={v}' for k, v in sorted(counts.items()))))
 
 
-def load_expectations(path):
-    """'<test point> FAIL|SKIP|FLAKY|INFO|PASS <reason>' per line; '#'
-    starts a comment. FLAKY (as in netdev CI's lists) accepts either verdict
-    and reports it. INFO takes a point out of the gate on purpose: it runs
-    and reports its metrics, and no verdict of it fails the run; its reason
-    names the mechanism and the doc/ file with its numbers. 'include <file>' (relative to this file) reads another
-    kernel's list first; a later line overrides it, PASS removes a point."""
-    expect = {}
-    if not path:
-        return expect
-    with open(path) as f:
-        for n, line in enumerate(f, 1):
-            line = line.split('#', 1)[0].strip() if not line.lstrip().startswith('#') else ''
-            if not line:
-                continue
-            parts = line.split(None, 2)
-            if parts[0] == 'include' and len(parts) == 2:
-                expect.update(load_expectations(os.path.join(os.path.dirname(path), parts[1])))
-                continue
-            if len(parts) < 2 or parts[1] not in KEYWORDS:
-                sys.exit(f'mglru: error: {path}:{n}: expected "<test> {"|".join(KEYWORDS)} <reason>"'
-                         ' or "include <file>"')
-            if parts[1] == 'PASS':
-                expect.pop(parts[0], None)
-            else:
-                expect[parts[0]] = (parts[1], parts[2] if len(parts) > 2 else '')
-    return expect
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument('results')
@@ -250,7 +218,7 @@ def main():
     if os.path.exists(os.path.join(res, 'accel')):
         with open(os.path.join(res, 'accel')) as f:
             summary['accelerator'] = f.read().strip()
-    expect = load_expectations(args.expect)
+    expect = expectations(args.expect)
     summary['expectations'] = args.expect
 
     bad = []
@@ -278,9 +246,7 @@ def main():
         counts = {v: verdicts.count(v) for v in set(verdicts)}
         # with REPEAT=N the verdict is the majority's; ties count as FAIL
         verdict = max(sorted(counts), key=lambda v: (counts[v], v == 'FAIL'))
-        test, _, mode = point.rpartition('_')
-        if mode not in ('mglru', 'classic'):
-            test, mode = point, ''
+        test, mode = split_point(point)
         exp = expect.get(point)
         status = judge(verdict, exp, point, bad, skip_ok=True)
         entry = {'test': test, 'mode': mode, 'verdict': verdict,

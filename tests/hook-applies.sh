@@ -12,7 +12,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 rc=0
 
-[ -n "$(kernel_names)" ] || { echo "FAIL: no kernels in $KERNELS"; exit 1; }
+[ -n "$(kernel_names)" ] || { echo "FAIL: no kernels in runner/kernels.txt"; exit 1; }
 for k in $(kernel_names); do
 	src=$(runner/fetch-kernel.sh "$k") || { echo "FAIL $k: cannot fetch"; rc=1; continue; }
 	port=$(kernel_port "$k")

@@ -126,14 +126,14 @@ head -c 4096 /dev/urandom >"$tmp/bzImage"
 expect_error "guest that does not boot" "the guest did not run its command" \
 	env GUEST_ACCEL=tcg BOOT_TIMEOUT=60 runner/vm.sh run "$tmp/bzImage" "$tmp/vm" true
 grep -aq '    | ' "$tmp/err" || { echo "FAIL: no console tail shown"; rc=1; }
-# runner/selftests.txt is read by runner/selftests.py alone, which checks
+# runner/selftests.txt is read by runner/tables.py alone, which checks
 # each column: a malformed line is one error naming the line
 mkdir -p "$tmp/table"
-cp runner/selftests.py runner/kernels.txt "$tmp/table/"
+cp runner/tables.py runner/kernels.txt "$tmp/table/"
 while IFS='@' read -r name pattern line; do
 	printf '%s\n' "$line" >"$tmp/table/selftests.txt"
 	fast_error "selftests.txt: $name" "$pattern" \
-		python3 "$tmp/table/selftests.py" names
+		python3 "$tmp/table/tables.py" names
 done <<'LINES'
 three columns@selftests.txt:1: expected <test> | <kill times>@aging_oom | 4 1 | oom_kill:fisher
 kill times@selftests.txt:1: 4s: kill times are whole seconds@aging_oom | 4s | oom_kill:fisher | mglru: -M 1G

@@ -10,6 +10,7 @@
 # usage: static.sh KERNEL_TREE
 
 cd "$(dirname "$0")/.." || exit 1
+. runner/lib.sh
 top=$PWD
 tree=$1
 [ -x "$tree/scripts/checkpatch.pl" ] || { echo "static.sh: no checkpatch.pl in $tree" >&2; exit 1; }
@@ -75,20 +76,21 @@ bad=$(grep -v '^$' "$frag" | grep -Ev '^CONFIG_[A-Z0-9_]+=[ym]$|^#' ;
 # The default kernel is the gate: each of its points passes, skips or is
 # INFO (out of the gate on purpose, its numbers in the doc/ file it names),
 # and the validation matrix checks no INFO point.
-def=$(awk '!/^#/ && NF { print $1; exit }' runner/kernels.txt)
-exp=expectations/$def-default.txt
-bad=$(awk '!/^#/ && ($2 == "FAIL" || $2 == "FLAKY") { print "  " $1, $2 }' "$exp")
+def=$(tables kernels | head -n 1)
+exp=$(tables expect-file "$def" default)
+exp=${exp#"$top"/}
+bad=$(for k in FAIL FLAKY; do tables expect-points "$exp" $k | awk -v k=$k '{ print "  " $1, k }'; done)
 [ -z "$bad" ] || { echo "$exp: points that do not gate:"; echo "$bad"; rc=1; }
+checked=$(tables matrix-rows expectations/matrix.txt | awk '{ print $1 "_" $2 }')
 while read -r point reason; do
 	doc=$(grep -o 'doc/[A-Za-z0-9_.-]*\.rst' <<<"$reason" | head -n 1)
 	if [ -z "$doc" ] || [ ! -f "$doc" ]; then
 		echo "$exp: INFO $point names no doc/*.rst that exists"; rc=1
 	fi
-	if awk -v p="$point" '!/^#/ && NF { if ($1 "_" $2 == p) f = 1 } END { exit !f }' \
-	       expectations/matrix.txt; then
+	if grep -qx "$point" <<<"$checked"; then
 		echo "expectations/matrix.txt: a row checks $point, INFO in $exp"; rc=1
 	fi
-done < <(awk '$2 == "INFO" { p = $1; $1 = $2 = ""; print p, $0 }' "$exp")
+done < <(tables expect-points "$exp" INFO)
 
 shellcheck -x --source-path=SCRIPTDIR runner/*.sh runner/selftest-check/*.sh tests/*.sh .ci/run || rc=1
 shellcheck -s sh lava/*.sh || rc=1

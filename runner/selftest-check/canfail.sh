@@ -5,7 +5,7 @@
 # its precondition, must be able to fail. Every scenario is run with each
 # control of its line in runner/selftests.txt, in the LRU modes named there
 # (CONTROLS: one "<test> <mode> <arguments>" line each, which
-# runner/selftests.py writes on the host):
+# runner/tables.py writes on the host):
 # arguments that overload it (anon churn beyond the memcg, a memcg too small
 # for fio, a write delay no memcg survives) or that take its pressure away
 # (a memcg that never fills, default dirty ratios), and must report

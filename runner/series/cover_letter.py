@@ -38,8 +38,7 @@ sys.path.insert(0, RUNNER)
 
 # pylint: disable=wrong-import-position
 from doc_tables import DataError, mutant_counts, mutant_rows, repeat_rows, verbatim_tables  # noqa: E402
-from selftests import kernels, tests  # noqa: E402
-from summary import load_expectations  # noqa: E402
+import tables  # noqa: E402
 
 TEMPLATE = os.path.join(HERE, '0-cover-letter.txt')
 PLACEHOLDER = re.compile(r'\{\{([^{}]*)\}\}')
@@ -52,7 +51,7 @@ def kernel_label(name):
     """'debian-7.3:aging-busy' as '7.3 + aging-busy'; a default kernel as
     its version alone."""
     kernel, _, variant = name.partition(':')
-    if kernel not in kernels():
+    if kernel not in tables.kernels():
         raise DataError(f'{kernel}: not a kernel of runner/kernels.txt')
     label = kernel.removeprefix('debian-')
     return label if variant in ('', 'default') else f'{label}\xa0+\xa0{variant}'
@@ -74,10 +73,9 @@ def wrapped(head, text):
 
 def split_point(point):
     """'aging_oom_mglru' as ('aging_oom', 'mglru'), by the known tests."""
-    for t in tests():
-        for m in MODES:
-            if point == f'{t}_{m}':
-                return t, m
+    test, mode = tables.split_point(point)
+    if mode and test in tables.tests():
+        return test, mode
     raise DataError(f'{point}: not <test>_<mode> of a test of runner/selftests.txt')
 
 
@@ -87,11 +85,11 @@ def repeat_figures(name, lines):
         raise DataError('expected the name repeat-<kernel>-hz<HZ>')
     kernel, hz = m.groups()
     kernel_label(kernel)
-    exp_path = os.path.join(TOP, 'expectations', f'{kernel}-default.txt')
-    expect = load_expectations(exp_path)
+    expect = tables.expectations(tables.expect_file(kernel))
     cells, modes, notes = {}, [], []
     for point, recorded, runs, failed, _ in repeat_rows(lines):
-        want, reason = expect.get(point, ('PASS', ''))
+        e = expect.get(point)
+        want, reason = (e.keyword, e.reason) if e else ('PASS', '')
         if recorded != want:
             raise DataError(f'{point} was recorded as {recorded}, expectations/{kernel}-default.txt'
                             f' says {want} now: record the runs again')
