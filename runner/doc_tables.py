@@ -84,12 +84,26 @@ def list_table(header, rows):
     return out + ['']
 
 
-def read(name):
-    path = os.path.join(DATA, name + '.txt')
+def read(name, data=DATA):
+    path = os.path.join(data, name + '.txt')
     if not os.path.isfile(path):
         raise DataError(f'no data file {rel(path)}')
     with open(path) as f:
         return path, f.read().splitlines()
+
+
+def data_kind(name, lines):
+    """The form of the data file NAME: repeat, mutants, matrix, pipe or
+    literal (the module's docstring)."""
+    if name.startswith('repeat-'):
+        return 'repeat'
+    if name == 'kunit-mutants':
+        return 'mutants'
+    if name.startswith('matrix-'):
+        return 'matrix'
+    if any('|' in x for x in lines if x.strip() and not x.startswith('#')):
+        return 'pipe'
+    return 'literal'
 
 
 def notes_around(lines, is_row):
@@ -247,18 +261,13 @@ def render_literal(lines, view):
     return ['::', ''] + [('    ' + x).rstrip() for x in lines] + ['']
 
 
+RENDER = {'repeat': render_repeat, 'mutants': render_mutants,
+          'matrix': render_verbatim_tables, 'pipe': render_pipe, 'literal': render_literal}
+
+
 def render(name, view):
     path, lines = read(name)
-    if name.startswith('repeat-'):
-        fn = render_repeat
-    elif name == 'kunit-mutants':
-        fn = render_mutants
-    elif name.startswith('matrix-'):
-        fn = render_verbatim_tables
-    elif any('|' in x for x in lines if x.strip() and not x.startswith('#')):
-        fn = render_pipe
-    else:
-        fn = render_literal
+    fn = RENDER[data_kind(name, lines)]
     if view and fn is not render_mutants:
         raise DataError(f'{name} has no views ({view!r})')
     try:

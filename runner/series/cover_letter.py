@@ -37,7 +37,8 @@ TOP = os.path.dirname(RUNNER)
 sys.path.insert(0, RUNNER)
 
 # pylint: disable=wrong-import-position
-from doc_tables import DataError, mutant_counts, mutant_rows, repeat_rows, verbatim_tables  # noqa: E402
+from doc_tables import (DataError, data_kind, mutant_counts, mutant_rows, read,  # noqa: E402
+                        repeat_rows, verbatim_tables)
 import tables  # noqa: E402
 
 TEMPLATE = os.path.join(HERE, '0-cover-letter.txt')
@@ -148,19 +149,13 @@ def matrix_figures(name, lines):
     return out
 
 
+FIGURES_OF = {'repeat': repeat_figures, 'mutants': mutant_figures, 'matrix': matrix_figures}
+
+
 def figures(name, data):
-    path = os.path.join(data, name + '.txt')
-    if not os.path.isfile(path):
-        raise DataError(f'{path}: no such data file')
-    with open(path) as f:
-        lines = f.read().splitlines()
-    if name.startswith('repeat-'):
-        fn = repeat_figures
-    elif name == 'kunit-mutants':
-        fn = mutant_figures
-    elif name.startswith('matrix-'):
-        fn = matrix_figures
-    else:
+    path, lines = read(name, data)
+    fn = FIGURES_OF.get(data_kind(name, lines))
+    if not fn:
         raise DataError(f'{name}: no figures of this kind (repeat-*, kunit-mutants, matrix-*)')
     try:
         return fn(name, lines)
