@@ -96,7 +96,7 @@ static int measure(struct mglru_ctx *ctx, unsigned long value, double *share,
 		   long *total_anon, long *total_file)
 {
 	char key[64], val[32], path[MGLRU_PATH_LEN + 32];
-	long a0, f0, a1, f1, da, df, act0, act1;
+	long a0, f0, a1, f1, da, df, act0, act1, sa0, sf0, sa1, sf1;
 	pid_t anon, file;
 	bool died;
 
@@ -109,9 +109,13 @@ static int measure(struct mglru_ctx *ctx, unsigned long value, double *share,
 		return -1;
 	mglru_sleep_ms(cfg.warmup_s * 1000);
 	reclaimed(&a0, &f0);
+	sa0 = mglru_vmstat("pgscan_anon");
+	sf0 = mglru_vmstat("pgscan_file");
 	act0 = mglru_memcg_stat(ctx->cg, "workingset_activate_file");
 	mglru_sleep_ms(cfg.period_s * 1000);
 	reclaimed(&a1, &f1);
+	sa1 = mglru_vmstat("pgscan_anon");
+	sf1 = mglru_vmstat("pgscan_file");
 	act1 = mglru_memcg_stat(ctx->cg, "workingset_activate_file");
 	died = stop(anon) | stop(file);
 	/* memory.reclaim says EAGAIN when it reclaims less than asked: ignored */
@@ -132,6 +136,15 @@ static int measure(struct mglru_ctx *ctx, unsigned long value, double *share,
 	mglru_metric(ctx, key, "%ld", df);
 	snprintf(key, sizeof(key), "swp%lu_anon_pct", value);
 	mglru_metric(ctx, key, "%.1f", *share);
+	/*
+	 * What get_scan_count() chose to scan, as against what reclaim got:
+	 * anon that is scanned but found referenced is kept, not stolen.
+	 */
+	if (sa0 >= 0 && sf0 >= 0 && sa1 >= 0 && sf1 >= 0) {
+		snprintf(key, sizeof(key), "swp%lu_scan_anon_pct", value);
+		mglru_metric(ctx, key, "%.1f", sa1 - sa0 + sf1 - sf0 ?
+			     100.0 * (sa1 - sa0) / (sa1 - sa0 + sf1 - sf0) : 0.0);
+	}
 	/*
 	 * File refaults that activated: with none, the classic LRU's
 	 * cache_trim_mode reclaims file only, whatever the swappiness.
