@@ -42,6 +42,7 @@ check series-build tests/series-build.sh
 check selftests-build tests/selftests-build.sh
 check ktap-parses tests/ktap-parses.sh
 check lava tests/lava.sh
+check new-kselftest tests/new-kselftest.sh
 check bisect tests/bisect.sh
 if [ -n "${KDIR:-}" ]; then
 	check kunit-um runner/suite.sh kunit
