@@ -30,7 +30,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from summary import parse_kselftest  # noqa: E402
+from ktap import kselftest_runs, verdicts as ktap_verdicts  # noqa: E402
 from tables import validated  # noqa: E402
 
 ALPHA = 0.05
@@ -89,10 +89,8 @@ def verdicts(results, test, mode):
     finished (its KTAP has the runner's line). A run the kselftest runner
     killed at its timeout failed."""
     out = []
-    files = sorted(glob.glob(os.path.join(results, f'kselftest-{test}.r*.ktap')) +
-                   glob.glob(os.path.join(results, f'kselftest-{test}.ktap')))
-    for path in files:
-        points, _, outer = parse_kselftest(path)
+    for _, _, path in kselftest_runs(results, test):
+        points, _, outer = ktap_verdicts(path)
         verdict = points.get(f'{test}_{mode}')
         if verdict is None and outer and outer[2] == 'TIMEOUT':
             verdict = 'FAIL'

@@ -127,7 +127,8 @@ import sys
 from bisect_verdict import CRASH
 from kunit_cases import kunit_cases, point_name
 from tables import expectation_lines, expectations, kernels, key_metrics
-from summary import judge, numeric, parse_ktap, read_tree_info
+from ktap import kselftest_runs, parse as parse_ktap, subtests
+from summary import judge, numeric, read_tree_info
 
 SCHEMA = (5, 3)
 ORIGIN = 'mglru_suite'
@@ -142,12 +143,8 @@ CULPRIT = {'FAIL': {'code': True, 'tool': False, 'harness': False},
            'FLAKY': {'code': False, 'tool': True, 'harness': False},
            'INFO': {'code': False, 'tool': True, 'harness': False}}
 
-KSELFTEST_FILE = re.compile(r'^kselftest-(\w+?)(?:\.r(\d+))?\.ktap$')
 KUNIT_FILE = re.compile(r'^kunit-(\w+)\.(json|ktap)$')
 FAILED_BUILD = re.compile(r'^build-([\w-]+)\.failed$')
-KTAP_LINE = re.compile(r'^(\s*)(not ok|ok) \d+ (?:- )?(\S+)')
-SUBTEST = re.compile(r'^(\s*)# Subtest: (\S+)')
-TIMESTAMP = re.compile(r'^\[\s*\d+\.\d+\] ?')
 LINUX_VERSION = re.compile(r'Linux version \S+ \(\S+\) \((.+)\) #\d+')
 
 
@@ -186,37 +183,8 @@ def finite(value):
 
 
 def kunit_excerpts(path):
-    """{point: KTAP lines} for the cases of a kunit.py test.log: each case's
-    result line and the lines since the previous result."""
-    out, stack, block, started = {}, [], [], False
-    with open(path, errors='replace') as f:
-        for raw in f:
-            line = TIMESTAMP.sub('', raw.rstrip('\n'))
-            if not started:
-                started = re.match(r'\s*K?TAP version', line) is not None
-                continue
-            m = SUBTEST.match(line)
-            if m:
-                indent = len(m.group(1))
-                while stack and stack[-1][0] >= indent:
-                    stack.pop()
-                stack.append((indent, m.group(2)))
-                block = [line]
-                continue
-            block.append(line)
-            m = KTAP_LINE.match(line)
-            if not m:
-                continue
-            indent = len(m.group(1))
-            if stack and stack[-1][0] > indent:
-                # a suite's own result line closes it
-                while stack and stack[-1][0] > indent:
-                    stack.pop()
-            else:
-                names = [name for i, name in stack if i <= indent]
-                out[point_name(['kunit'] + names + [m.group(3)])] = block
-            block = []
-    return out
+    """{point: KTAP lines} for the cases of a kunit.py test.log."""
+    return {point_name(('kunit',) + names): lines for names, lines in subtests(path).items()}
 
 
 def compiler_of(path):
@@ -604,11 +572,8 @@ class Document:
             point = f"{e['test']}_{e['mode']}" if e.get('mode') else e['test']
             entries[point] = e
         files = {}
-        for name in os.listdir(self.res):
-            m = KSELFTEST_FILE.match(name)
-            if m:
-                files.setdefault(m.group(1), []).append(
-                    (int(m.group(2)) if m.group(2) else None, name))
+        for test, n, path in kselftest_runs(self.res):
+            files.setdefault(test, []).append((n, os.path.basename(path)))
         if not files and not entries:
             return
         accel = s.get('accelerator')

@@ -14,90 +14,8 @@ import re
 import sys
 
 from kunit_cases import kunit_cases
-
+from ktap import kselftest_runs, verdicts as ktap_verdicts
 from tables import expectations, key_metrics, split_point
-
-RESULT = re.compile(r'^(not ok|ok) \d+ (?:- )?(\S+)(?:.*?#\s*(SKIP|TODO|XFAIL|TIMEOUT)\b(.*))?')
-METRIC = re.compile(r'^metric (\S+) ([A-Za-z0-9_.]+)=(\S+)$')
-OUTER = re.compile(r'^(not ok|ok) \d+ selftests: mm/mglru: (\S+)(?:\s*#\s*(\S+))?')
-
-
-def strip_diag(line):
-    """Nested KTAP output is indented by '# ' per level."""
-    depth = 0
-    while line.startswith('# '):
-        line = line[2:]
-        depth += 1
-    return depth, line.strip()
-
-
-def number(value):
-    try:
-        return int(value)
-    except ValueError:
-        try:
-            return float(value)
-        except ValueError:
-            return value
-
-
-def parse_ktap(path):
-    """One KTAP file of the kselftest runner, in full: ({point: result},
-    metrics, runner). A result has its verdict (PASS, FAIL, SKIP, or ERROR
-    for a TIMEOUT), directive, KTAP lines and metrics; metrics maps each
-    name of a metric line to {key: value}; runner has the outer line's
-    test name, result ('ok'/'not ok', None without one) and directive text,
-    and the lines after the last point."""
-    points, metrics, block = {}, {}, []
-    runner = {'name': None, 'result': None, 'directive': '', 'lines': []}
-    with open(path, errors='replace') as f:
-        for raw in f:
-            raw = raw.rstrip('\n')
-            block.append(raw)
-            m = OUTER.match(raw)
-            if m:
-                runner.update(name=m.group(2), result=m.group(1),
-                              directive=raw.partition('#')[2].strip())
-                continue
-            depth, line = strip_diag(raw)
-            if depth == 0:
-                continue
-            m = METRIC.match(line)
-            if m:
-                metrics.setdefault(m.group(1), {})[m.group(2)] = number(m.group(3))
-                continue
-            m = RESULT.match(line)
-            if not m:
-                continue
-            directive = m.group(3) or ''
-            if directive == 'SKIP':
-                verdict = 'SKIP'
-            elif directive == 'TIMEOUT':
-                verdict = 'ERROR'
-            else:
-                verdict = 'PASS' if m.group(1) == 'ok' else 'FAIL'
-            points[m.group(2)] = {'verdict': verdict, 'directive': directive,
-                                  'lines': block}
-            block = []
-    for name, p in points.items():
-        p['metrics'] = metrics.get(name, {})
-    runner['lines'] = block
-    return points, metrics, runner
-
-
-def parse_kselftest(path):
-    """Test points (name -> PASS, FAIL or SKIP), metrics (name -> {key:
-    value}) and the outer line (test, verdict, directive) or None."""
-    points, metrics, runner = parse_ktap(path)
-    outer = None
-    if runner['result']:
-        directive = runner['directive'].split()[0] if runner['directive'] else ''
-        outer = (runner['name'], 'SKIP' if directive == 'SKIP' else
-                 ('PASS' if runner['result'] == 'ok' else 'FAIL'), directive)
-    verdicts = {n: 'FAIL' if p['verdict'] == 'ERROR' else p['verdict']
-                for n, p in points.items()}
-    return verdicts, metrics, outer
-
 
 def runs_of(entry):
     """The per-run metrics of a summary.json kselftest entry: all_metrics
@@ -228,16 +146,13 @@ def main():
         m = re.match(r'kunit-(\w+)\.json$', name)
         if m:
             kunit_rows(os.path.join(res, name), m.group(1), expect, summary, rows, bad)
-            continue
-        m = re.match(r'kselftest-(\w+?)(?:\.r\d+)?\.ktap$', name)
-        if not m:
-            continue
-        points, metrics, outer = parse_kselftest(os.path.join(res, name))
+    for test, _, path in kselftest_runs(res):
+        points, metrics, outer = ktap_verdicts(path)
         if not points:
             # the program died before reporting: use the runner's verdict
             verdict = outer[1] if outer else 'FAIL'
-            points = {m.group(1): 'FAIL' if verdict == 'PASS' else verdict}
-            metrics.setdefault(m.group(1), {})['runner'] = outer[2] if outer else 'no output'
+            points = {test: 'FAIL' if verdict == 'PASS' else verdict}
+            metrics.setdefault(test, {})['runner'] = outer[2] if outer else 'no output'
         for point, verdict in points.items():
             runs.setdefault(point, []).append((verdict, metrics.get(point, {})))
 

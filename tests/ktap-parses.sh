@@ -4,22 +4,22 @@
 # The kselftests' KTAP is KTAP as the kernel's own parser reads it: every
 # recorded run (the kselftest runner's output, and each test's own output
 # nested in it) parses with `kunit.py parse` without errors, and its results
-# are the ones runner/summary.py reads. A broken control must be caught.
+# are the ones runner/ktap.py reads. A broken control must be caught.
 
 cd "$(dirname "$0")/.." || exit 1
 . tests/expect.sh
 tree=$(runner/tree.sh kunit) || exit 1
 kunit=$tree/tools/testing/kunit/kunit.py
 
-# ours FILE outer|inner: what runner/summary.py reads from FILE, "<status>
+# ours FILE outer|inner: what runner/ktap.py reads from FILE, "<status>
 # <name>" per test: the runner's result, or the test points nested in it
 ours()
 {
 	python3 - "$1" "$2" <<'PY'
 import sys
 sys.path.insert(0, 'runner')
-from summary import parse_kselftest
-points, _, outer = parse_kselftest(sys.argv[1])
+from ktap import verdicts
+points, _, outer = verdicts(sys.argv[1])
 if sys.argv[2] == 'outer' and outer:
     print(outer[1], 'selftests: mm/mglru: ' + outer[0])
 for point, verdict in points.items() if sys.argv[2] == 'inner' else ():
@@ -53,7 +53,7 @@ check_file()
 	got=$(parse "$f" | sort) || { echo "FAIL $f: kunit.py parse errors"; return 1; }
 	want=$(ours "$f" outer | sort)
 	if [ "$got" != "$want" ]; then
-		echo "FAIL $f: kunit.py read '$got', summary.py '$want'"
+		echo "FAIL $f: kunit.py read '$got', ktap.py '$want'"
 		return 1
 	fi
 	# the test's own output, one "# " level down
@@ -66,7 +66,7 @@ check_file()
 	got=$(parse "$inner" | sort) || { echo "FAIL $f (nested): kunit.py parse errors"; return 1; }
 	want=$(ours "$f" inner | sort)
 	if [ -z "$want" ] || [ "$got" != "$want" ]; then
-		echo "FAIL $f (nested): kunit.py read '$got', summary.py '$want'"
+		echo "FAIL $f (nested): kunit.py read '$got', ktap.py '$want'"
 		return 1
 	fi
 	echo "ok   $f: $(echo "$want" | tr '\n' ' ')"
