@@ -13,25 +13,27 @@
 #
 # with `lava-test-case <name> --result pass|fail|skip [--measurement V
 # --units U]`. A "# SKIP" directive is skip, "ok" pass, anything else fail,
-# as runner/summary.py reads them. The key metrics are the test's in
-# runner/selftests.txt (next to this script in the suite's repository);
-# non-numeric metrics are left out.
+# as runner/ktap.py reads them. Non-numeric metrics are left out.
 #
-# usage: mglru-ktap-to-lava.sh [-t TEST] [-m key|all] KTAP
+# usage: mglru-ktap-to-lava.sh [-t TEST] [-m key|all] [-k KEYS] KTAP
 #   -t TEST     the test that was run: without a runner's result line in
 #               KTAP (no output, the runner did not start), TEST is reported
 #               as a failure
-#   -m all      every numeric metric, not only the key metrics
+#   -k KEYS     the test's key metrics, separated by spaces (runner/lava-jobs.py
+#               writes them into the job from runner/selftests.txt)
+#   -m all      every numeric metric, not only the key metrics (without
+#               -k, every one too)
 # LAVA_TEST_CASE replaces lava-test-case (make check's stub). Exits 1 when
 # KTAP has no runner's result line, else 0 (the verdicts are LAVA's).
 # POSIX sh and awk: it runs in the guest's rootfs.
 
-test='' metrics=key
-while getopts t:m: opt; do
+test='' metrics=key keys=''
+while getopts t:m:k: opt; do
 	case $opt in
 	t) test=$OPTARG ;;
 	m) metrics=$OPTARG ;;
-	*) echo "usage: $0 [-t TEST] [-m key|all] KTAP" >&2; exit 2 ;;
+	k) keys=$OPTARG ;;
+	*) echo "usage: $0 [-t TEST] [-m key|all] [-k KEYS] KTAP" >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
@@ -41,23 +43,19 @@ key|all) ;;
 *) echo "$0: -m $metrics: expected key or all" >&2; exit 2 ;;
 esac
 if [ $# -ne 1 ] || [ ! -r "$ktap" ]; then
-	echo "usage: $0 [-t TEST] [-m key|all] KTAP (no readable KTAP '$ktap')" >&2
+	echo "usage: $0 [-t TEST] [-m key|all] [-k KEYS] KTAP (no readable KTAP '$ktap')" >&2
 	exit 2
 fi
 ltc=${LAVA_TEST_CASE:-lava-test-case}
-table=$(dirname "$0")/../runner/selftests.txt
 
 # the runner's test: the one -t names, else the KTAP's
 [ -n "$test" ] || test=$(sed -n \
 	's/^\(not \)\{0,1\}ok [0-9]* selftests: mm\/mglru: \([^ ]*\).*/\2/p' "$ktap" | head -n1)
-# its key metrics, " a b c " (without their ":<test>"); none known: all
-keys=
-if [ "$metrics" = key ] && [ -n "$test" ] && [ -r "$table" ]; then
-	keys=" $(awk -F'|' -v t="$test" '!/^#/ && NF > 1 {
-		name = $1; gsub(/ /, "", name)
-		if (name == t) { gsub(/:[a-z]+/, "", $3); print $3 }
-	}' "$table" | tr -s ' ') "
-	[ "$keys" != "  " ] || keys=
+# the key metrics as " a b c "; none: every metric
+if [ "$metrics" = key ] && [ -n "$keys" ]; then
+	keys=" $keys "
+else
+	keys=
 fi
 
 # one line per LAVA test case: "<name> <result> [<value> [<units>]]"

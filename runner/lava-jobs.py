@@ -163,6 +163,7 @@ def job(cell, roles, opt, tmo):
             'KSELFTEST_DIR': opt.kselftest_dir,
             'KSFT_MACHINE_SLOW': 'yes' if slow > 1 else 'no',
             'METRICS': 'key',
+            'KEYS': ' '.join(tables.key_metrics(test)),
         },
     }
     if opt.revision:

@@ -279,15 +279,13 @@ expect_rc 1 "ktap-to-lava on an empty KTAP fails" $ktap2lava -t dirty_throttle "
 # LAVA's dispatcher (2023.01, actions/deploy/testdef.py) writes run.sh: the
 # definition's params, then the job's, as NAME='value' lines, "set -e",
 # a cd to the definition's checkout, then the steps; lava-test-runner runs
-# it with "$SHELL -e". Here: a checkout of lava/ and a runner/selftests.txt
-# whose key metric for the test is mib_per_s, the params of a generated job
+# it with "$SHELL -e". Here: a checkout of lava/ alone (the key metrics
+# come with the job's params, KEYS), the params of a generated job
 # (KSELFTEST_DIR pointed at a stub install whose run_kselftest.sh checks
 # what it is given and prints a recorded KTAP).
 co=$tmp/checkout ksft=$tmp/ksft
-mkdir -p "$co/runner" "$ksft/mm/mglru"
+mkdir -p "$co" "$ksft/mm/mglru"
 cp -r lava "$co/"
-printf '%s\n' '# test | kill at | key metrics | overload' \
-	'readahead_refault | 1 | mib_per_s:welch | mglru: -M 1G' >"$co/runner/selftests.txt"
 cp tools/testing/selftests/mm/mglru/settings "$ksft/mm/mglru/"
 cat >"$ksft/run_kselftest.sh" <<EOF
 #!/bin/sh
@@ -324,7 +322,8 @@ for step in td['run']['steps']:
     print(step)
 print('set +x\necho "<LAVA_SIGNAL_ENDRUN $TESTRUN_ID>"')
 PY
-want='readahead_refault_mglru.mib_per_s --result pass --measurement 9000 --units MiB/s
+want='readahead_refault_mglru.refault_file --result pass --measurement 13
+readahead_refault_mglru.mib_per_s --result pass --measurement 9000 --units MiB/s
 readahead_refault_mglru --result pass
 readahead_refault --result fail'
 for sh in sh bash; do
