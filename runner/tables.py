@@ -267,6 +267,7 @@ def expect_file(kernel_name, variant='default'):
 USAGE = '''usage: tables.py COMMAND
   names                     the kselftests, one a line
   kill-times TEST           TEST's kill times, on one line
+  key-metrics TEST          TEST's key metrics, on one line
   controls                  "<test> <mode> <arguments>", one a control and mode
   kernels                   the kernels, the default first, one a line
   kernel-field NAME FIELD... the fields of kernel NAME ({fields}), on one line
@@ -284,6 +285,8 @@ def main(argv):
         print('\n'.join(tests()))
     elif cmd == 'kill-times' and len(args) == 1 and args[0] in _selftests():
         print(' '.join(map(str, kill_times(args[0]))))
+    elif cmd == 'key-metrics' and len(args) == 1 and args[0] in _selftests():
+        print(' '.join(key_metrics(args[0])))
     elif cmd == 'controls' and not args:
         for t in tests():
             for modes, a in controls(t):
