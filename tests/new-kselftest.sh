@@ -47,16 +47,10 @@ has()
 	fi
 }
 
-# tables ARGS...: the copy's table reader, whose command line gives
-# selftest-check the overload controls (runner/tables.py; before its
-# rename, runner/selftests.py). (Run through expect_rc.)
-# shellcheck disable=SC2317
+# tables ARGS...: the copy's table reader (runner/tables.py)
 tables()
 {
-	local py=$suite/runner/tables.py
-
-	[ -f "$py" ] || py=$suite/runner/selftests.py
-	python3 "$py" "$@"
+	python3 "$suite/runner/tables.py" "$@"
 }
 
 # in_copy CMD...: CMD (a function of lib.sh) with the copy's lib.sh sourced
@@ -218,7 +212,8 @@ fi
 printf '#!/bin/sh\necho "$*" >>"%s"\n' "$tmp/cases" >"$tmp/lava-test-case"
 chmod +x "$tmp/lava-test-case"
 expect_rc 0 "lava: ktap-to-lava reports $new's KTAP" env LAVA_TEST_CASE="$tmp/lava-test-case" \
-	"$suite/lava/mglru-ktap-to-lava.sh" -t "$new" "$run/kselftest-$new.ktap"
+	"$suite/lava/mglru-ktap-to-lava.sh" -t "$new" -k "$(tables key-metrics "$new")" \
+	"$run/kselftest-$new.ktap"
 for mode in mglru classic; do
 	sed -n "s/^# # metric ${new}_$mode \(oom_kill\|swapped_mib\|mib_per_s\|full_pct\)=/\1 /p" \
 		"$fx/run/kselftest-$new.ktap" | while read -r k v; do
