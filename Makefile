@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# MGLRU regression suite: the front door. Each target is one script in
-# runner/ (or tests/); README.rst explains them.
+# MGLRU regression suite: the front door. Each target is one script of a
+# job folder of runner/ (runner/README), or tests/; README.rst explains them.
 #
 #   make              KUnit, guest kernel, kselftests and summary
 #   make check        the project's own tests (what CI runs)
@@ -51,56 +51,56 @@ export LAVA_JOBS_DIR LAVA_KERNEL_URL LAVA_ROOTFS_URL LAVA_MODULES_URL \
 	list kernels clean lava-jobs lava-local kcidb series bisect-demo docs
 
 all:
-	@runner/suite.sh all
+	@runner/run/suite.sh all
 
 kunit:
-	@runner/suite.sh kunit
+	@runner/run/suite.sh kunit
 
 kselftest:
-	@runner/suite.sh kselftest
+	@runner/run/suite.sh kselftest
 
 vm-shell:
-	@runner/suite.sh vm-shell
+	@runner/run/suite.sh vm-shell
 
 selftest-check:
-	@runner/suite.sh selftest-check
+	@runner/run/suite.sh selftest-check
 
 matrix:
-	@runner/matrix.sh
+	@runner/validate/matrix.sh
 
 mutants:
-	@runner/mutants.sh
+	@runner/validate/mutants.sh
 
 PY = "$${CACHE:-$$HOME/.cache/mglru-suite}/venv/bin/python3"
 
 compare:
-	@$(PY) runner/compare.py "$(A)" "$(B)" $(if $(OUT),--svg "$(OUT)")
+	@$(PY) runner/validate/compare.py "$(A)" "$(B)" $(if $(OUT),--svg "$(OUT)")
 
 kcidb:
-	@$(PY) runner/kcidb.py "$(or $(R),results/latest)" \
+	@$(PY) runner/export/kcidb.py "$(or $(R),results/latest)" \
 		$(if $(KCIDB_ORIGIN),--origin "$(KCIDB_ORIGIN)") \
 		-o "$(or $(R),results/latest)/kcidb.json"
 
 bisect-demo:
-	@runner/bisect-demo.sh
+	@runner/export/bisect-demo.sh
 
 series:
-	@runner/series.sh
+	@runner/export/series.sh
 
 lava-jobs:
-	@runner/lava-jobs.py
+	@runner/export/lava-jobs.py
 
 lava-local:
-	@runner/lava-local.sh
+	@runner/export/lava-local.sh
 
 deps:
-	@runner/deps.sh all
+	@runner/run/deps.sh all
 
 check:
 	@tests/run.sh
 
 docs:
-	@runner/doc_tables.py
+	@runner/export/doc_tables.py
 
 list:
 	@runner/tables.py names

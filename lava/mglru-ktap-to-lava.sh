@@ -19,7 +19,7 @@
 #   -t TEST     the test that was run: without a runner's result line in
 #               KTAP (no output, the runner did not start), TEST is reported
 #               as a failure
-#   -k KEYS     the test's key metrics, separated by spaces (runner/lava-jobs.py
+#   -k KEYS     the test's key metrics, separated by spaces (runner/export/lava-jobs.py
 #               writes them into the job from runner/selftests.txt)
 #   -m all      every numeric metric, not only the key metrics (without
 #               -k, every one too)

@@ -67,7 +67,7 @@ phase()
 }
 
 # build_failed NAME LOG [TREE_INFO]: record in $RESULTS/build-NAME.failed
-# (key=value lines, for runner/kcidb.py) that the build NAME failed, with
+# (key=value lines, for runner/export/kcidb.py) that the build NAME failed, with
 # its log and the tree's .mglru-suite as tree-info. status=FAIL when the
 # compiler, the linker or make found an error in the code, else ERROR: the
 # configuration, the tools or the machine (a disk or memory exhausted).
@@ -192,13 +192,13 @@ tree_name()
 	fi
 }
 
-# tree_dir ROLE: where runner/tree.sh ROLE (kunit or guest) puts the tree.
+# tree_dir ROLE: where runner/run/tree.sh ROLE (kunit or guest) puts the tree.
 tree_dir()
 {
 	echo "$CACHE/trees/$(tree_name)/$1"
 }
 
-# guest_build_dir: runner/guest-kernel.sh's build folder, one a tick (HZ=);
+# guest_build_dir: runner/run/guest-kernel.sh's build folder, one a tick (HZ=);
 # GUEST_BUILD overrides it. Its bzImage is the guest kernel.
 guest_build_dir()
 {
@@ -213,14 +213,14 @@ guest_build_dir()
 # fails is recorded in RESULTS, when there is one, for make kcidb.
 prepare_guest()
 {
-	phase tree-guest "$SUITE_ROOT/runner/tree.sh" guest || return 1
+	phase tree-guest "$SUITE_ROOT/runner/run/tree.sh" guest || return 1
 	gtree=$(tree_dir guest)
 	if [ -n "${GUEST_KERNEL:-}" ]; then
 		kernel=$(realpath "$GUEST_KERNEL")
 		note "guest kernel: $kernel (GUEST_KERNEL, not built)"
 		return 0
 	fi
-	if ! phase build-guest "$SUITE_ROOT/runner/guest-kernel.sh" "$gtree"; then
+	if ! phase build-guest "$SUITE_ROOT/runner/run/guest-kernel.sh" "$gtree"; then
 		[ -z "${RESULTS:-}" ] ||
 			build_failed guest "$LOGDIR/build-guest.log" "$gtree/.mglru-suite"
 		return 1

@@ -41,7 +41,7 @@ runs "$tmp/split3" aging_oom aging_oom_mglru "not ok" ok "not ok"
 runs "$tmp/split8" aging_oom aging_oom_mglru ok "not ok" ok ok ok ok ok ok
 runs "$tmp/bad5" dirty_throttle dirty_throttle_mglru "not ok" "not ok" "not ok" "not ok" "not ok"
 
-v=runner/bisect_verdict.py
+v=runner/export/bisect_verdict.py
 expect_rc 0 "a passing run is good" python3 $v $fx/pass readahead_refault mglru 1
 expect_rc 0 "3 passing runs of a validated point are good" python3 $v "$tmp/ok3" aging_oom mglru 3
 expect_rc 1 "3 failing runs of a validated point are bad" python3 $v "$tmp/bad3" aging_oom mglru 3
@@ -64,7 +64,7 @@ expect_rc 0 "REPEAT=5 is enough for a point without a matrix row" python3 $v --c
 kdir=$tmp/linux
 mkdir -p "$kdir/mm"
 touch "$kdir/mm/vmscan.c" "$kdir/Kconfig"
-b=runner/bisect-run.sh
+b=runner/export/bisect-run.sh
 # (RESULTS: a step that gets past its input checks writes nothing here)
 export RESULTS=$tmp/bad-input
 expect_rc 128 "no TEST" env -u TEST KDIR="$kdir" LRU_MODE=mglru $b

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# runner/compare.py on recorded runs whose answers are known. Each line is
+# runner/validate/compare.py on recorded runs whose answers are known. Each line is
 # tested by the test runner/selftests.txt declares for its metric, the
 # p-values corrected together (Holm) and '*' at p < 0.01:
 # - equal runs differ in nothing after the correction: compare-a is one
@@ -15,7 +15,7 @@
 # - a line that cannot reach p < 0.01 (one run a side; 4 runs a side for
 #   Fisher) says "too few runs".
 # The verdicts and exit codes are kept; compare.svg and the sweep's
-# picture (runner/plots.py) are SVG. Each check has a control: the same
+# picture (runner/run/plots.py) are SVG. Each check has a control: the same
 # table, broken by sed, must fail it.
 # shellcheck disable=SC2317 # (the check_* functions are called through check)
 
@@ -25,11 +25,11 @@ cd "$(dirname "$0")/.." || exit 1
 fx=tests/fixtures
 py=$VENV/bin/python3
 "$py" -c 'import scipy, matplotlib' 2>/dev/null ||
-	{ echo "FAIL: no scipy and matplotlib in $VENV (runner/deps.sh)"; exit 1; }
+	{ echo "FAIL: no scipy and matplotlib in $VENV (runner/run/deps.sh)"; exit 1; }
 
 for r in a b; do
 	cp -r "$fx/compare-$r" "$tmp/$r"
-	runner/summary.py "$tmp/$r" >/dev/null
+	runner/run/summary.py "$tmp/$r" >/dev/null
 	[ -f "$tmp/$r/summary.json" ] || { echo "FAIL: no summary.json for compare-$r"; exit 1; }
 done
 # one run a side: the first run of compare-b, as a run without REPEAT
@@ -38,7 +38,7 @@ for f in "$tmp"/b/kselftest-*.r1.ktap; do
 	cp "$f" "$tmp/one/$(basename "$f" .r1.ktap).ktap"
 done
 cp "$tmp/b/guest-uname" "$tmp/one/"
-runner/summary.py "$tmp/one" >/dev/null
+runner/run/summary.py "$tmp/one" >/dev/null
 # ten runs a side: readahead_refault_classic fails in each run of thrash
 # and passes in each of calm; its refault_file differs (all of thrash's
 # above calm's), by Mann-Whitney p = 0.00018 and Welch p = 7e-21
@@ -50,8 +50,8 @@ for i in $(seq 10); do
 		-e 's/^# not ok 2 readahead_refault_classic/# ok 2 readahead_refault_classic/' \
 		"$fx/pass/kselftest-readahead_refault.ktap" >"$tmp/calm/kselftest-readahead_refault.r$i.ktap"
 done
-runner/summary.py "$tmp/thrash" >/dev/null
-runner/summary.py "$tmp/calm" >/dev/null
+runner/run/summary.py "$tmp/thrash" >/dev/null
+runner/run/summary.py "$tmp/calm" >/dev/null
 
 # row FILE TEST MODE METRIC: the metric's line of a compare.py table
 # ("verdict": the test point's failure counts)
@@ -158,24 +158,24 @@ check_one()
 }
 
 expect_rc 0 "compare: A against B, every metric: no test point regressed" \
-	"$py" runner/compare.py --all --svg "$tmp/all.svg" "$tmp/a" "$tmp/b"
+	"$py" runner/validate/compare.py --all --svg "$tmp/all.svg" "$tmp/a" "$tmp/b"
 cp "$tmp/out" "$tmp/ab"
 check check_equal "$tmp/ab" '/max_dirty_mib .*[0-9]$/s/$/ */' \
 	"equal runs differ in nothing after Holm's correction"
 check check_binary "$tmp/ab" '/^ *dd_completed .*too few/s/fisher/welch /' \
 	"a binary metric is Fisher's, never Welch's"
 expect_rc 0 "compare: 10 failed runs of 10 against 0 of 10" \
-	"$py" runner/compare.py --no-svg "$tmp/thrash" "$tmp/calm"
+	"$py" runner/validate/compare.py --no-svg "$tmp/thrash" "$tmp/calm"
 cp "$tmp/out" "$tmp/fisher"
 check check_fisher "$tmp/fisher" 's/ \*$//' \
 	"10/10 failed against 0/10 is significant (Fisher), refault_file by Mann-Whitney"
 expect_rc 0 "compare: REPEAT runs against one run" \
-	"$py" runner/compare.py --no-svg "$tmp/b" "$tmp/one"
+	"$py" runner/validate/compare.py --no-svg "$tmp/b" "$tmp/one"
 cp "$tmp/out" "$tmp/one.out"
 check check_one "$tmp/one.out" 's/too few runs$/   0.5    1/' \
 	"a side with one run says too few runs"
 # Holm's adjusted p-values of a textbook example (as statsmodels' multipletests)
-if "$py" -c 'import sys; sys.path.insert(0, "runner"); import compare
+if "$py" -c 'import sys; sys.path.insert(0, "runner"); from validate import compare
 sys.exit(compare.holm([0.01, 0.04, 0.03, 0.005]) != [0.03, 0.06, 0.06, 0.02])'; then
 	echo "ok   compare: Holm-Bonferroni's adjusted p-values"
 else
@@ -187,32 +187,32 @@ mkdir "$tmp/suite"
 cp -r runner "$tmp/suite/"
 sed -i 's/dd_completed:fisher/dd_completed:ttest/' "$tmp/suite/runner/selftests.txt"
 expect_rc 1 "compare: an unknown test in runner/selftests.txt is an error" \
-	"$py" "$tmp/suite/runner/compare.py" --no-svg "$tmp/a" "$tmp/b"
+	"$py" "$tmp/suite/runner/validate/compare.py" --no-svg "$tmp/a" "$tmp/b"
 grep -q '^mglru: error: .*selftests.txt:[0-9]*: dd_completed:ttest: expected <metric>:<test>' \
 	"$tmp/out" || { echo "FAIL: no error naming dd_completed:ttest"; rc=1; }
 
 # the verdicts and exit codes: swappiness_sweep mglru passes in B, fails in A;
 # a run against itself differs in nothing
 expect_rc 0 "compare: the same run is not a regression" \
-	"$py" runner/compare.py --no-svg "$tmp/a" "$tmp/a"
+	"$py" runner/validate/compare.py --no-svg "$tmp/a" "$tmp/a"
 grep -q '^verdict: same verdicts$' "$tmp/out" || { echo "FAIL: no same-verdicts line"; rc=1; }
 significant "$tmp/out" '0 of 4 tested line(s) differ' || rc=1
 expect_rc 1 "compare: PASS in A and FAIL in B is a regression" \
-	"$py" runner/compare.py --no-svg "$tmp/b" "$tmp/a"
+	"$py" runner/validate/compare.py --no-svg "$tmp/b" "$tmp/a"
 tail -n1 "$tmp/out" | grep -q '^verdict: regressed (1 test point' ||
 	{ echo "FAIL: no regressed verdict last"; rc=1; }
 expect_rc 1 "compare: a missing run is an error" \
-	"$py" runner/compare.py --no-svg "$tmp/a" "$tmp/none"
+	"$py" runner/validate/compare.py --no-svg "$tmp/a" "$tmp/none"
 
 # the pictures: compare.svg in B's folder by default, the sweep's in the run's
 expect_rc 0 "compare: the key metrics, compare.svg in B's folder" \
-	"$py" runner/compare.py "$tmp/a" "$tmp/b"
+	"$py" runner/validate/compare.py "$tmp/a" "$tmp/b"
 grep -q "^picture: $tmp/b/compare.svg$" "$tmp/out" || { echo "FAIL: no picture line"; rc=1; }
-expect_rc 0 "plots.py: the sweep's picture" "$py" runner/plots.py sweep "$tmp/a"
+expect_rc 0 "plots.py: the sweep's picture" "$py" runner/run/plots.py sweep "$tmp/a"
 cp -r "$fx/repeat" "$tmp/nosweep"
-runner/summary.py "$tmp/nosweep" >/dev/null
+runner/run/summary.py "$tmp/nosweep" >/dev/null
 expect_rc 0 "plots.py: a run without the sweep has no picture" \
-	"$py" runner/plots.py sweep "$tmp/nosweep"
+	"$py" runner/run/plots.py sweep "$tmp/nosweep"
 [ ! -e "$tmp/nosweep/swappiness_sweep.svg" ] ||
 	{ echo "FAIL: a sweep picture without a sweep"; rc=1; }
 

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# Sourced by the offline tests of runner/*.py: a scratch folder $tmp, the
+# Sourced by the offline tests of runner/*/*.py: a scratch folder $tmp, the
 # result $rc, and expect_rc.
 # shellcheck shell=bash disable=SC2034
 

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# No guest outlives its run: runner/vm.sh, given a stand-in for virtme-ng
+# No guest outlives its run: runner/run/vm.sh, given a stand-in for virtme-ng
 # that starts a "QEMU" child and hangs, must leave no process behind when
 # the guest times out, when vm.sh itself is stopped with SIGTERM, and when
 # the guest returns but its child lingers. Also checks that ACCEL=auto
@@ -48,12 +48,12 @@ report()
 	rm -f "$tmp/started"
 }
 
-VNG=$tmp/vng GUEST_ACCEL=tcg BOOT_TIMEOUT=2 runner/vm.sh run "$tmp/bzImage" "$tmp/a" true \
+VNG=$tmp/vng GUEST_ACCEL=tcg BOOT_TIMEOUT=2 runner/run/vm.sh run "$tmp/bzImage" "$tmp/a" true \
 	>/dev/null 2>&1
 grep -qs "timed out" "$tmp/a/guest.err" || { echo "FAIL: no timeout reported"; rc=1; }
 report "guest timed out"
 
-VNG=$tmp/vng GUEST_ACCEL=tcg BOOT_TIMEOUT=60 runner/vm.sh run "$tmp/bzImage" "$tmp/b" true \
+VNG=$tmp/vng GUEST_ACCEL=tcg BOOT_TIMEOUT=60 runner/run/vm.sh run "$tmp/bzImage" "$tmp/b" true \
 	>/dev/null 2>&1 &
 pid=$!
 sleep 2
@@ -62,7 +62,7 @@ wait "$pid"
 report "vm.sh stopped with SIGTERM"
 
 MGLRU_FAKE=linger VNG=$tmp/vng GUEST_ACCEL=tcg BOOT_TIMEOUT=60 \
-	runner/vm.sh run "$tmp/bzImage" "$tmp/c" true >/dev/null 2>&1
+	runner/run/vm.sh run "$tmp/bzImage" "$tmp/c" true >/dev/null 2>&1
 report "guest returned, its child lingered"
 
 # ACCEL=auto reads the module behind /dev/kvm
@@ -70,7 +70,7 @@ accel_with()
 {
 	mkdir -p "$tmp/mod-$1/$1" && echo live >"$tmp/mod-$1/$1/initstate" && : >"$tmp/kvm"
 	SYSFS_MODULES=$tmp/mod-$1 KVM_DEV=$tmp/kvm VNG=$tmp/vng ACCEL=${2:-auto} \
-		runner/vm.sh accel "$tmp/bzImage" 2>"$tmp/accel.err"
+		runner/run/vm.sh accel "$tmp/bzImage" 2>"$tmp/accel.err"
 }
 t0=$(date +%s%N)
 got="$(accel_with kvm_pvm) $(accel_with kvm_intel) $(accel_with kvm_amd)"

@@ -14,9 +14,9 @@ rc=0
 
 [ -n "$(kernel_names)" ] || { echo "FAIL: no kernels in runner/kernels.txt"; exit 1; }
 for k in $(kernel_names); do
-	src=$(runner/fetch-kernel.sh "$k") || { echo "FAIL $k: cannot fetch"; rc=1; continue; }
+	src=$(runner/run/fetch-kernel.sh "$k") || { echo "FAIL $k: cannot fetch"; rc=1; continue; }
 	port=$(kernel_port "$k")
-	# in the runner's order (runner/tree.sh): the hook, then the port
+	# in the runner's order (runner/run/tree.sh): the hook, then the port
 	patches=(patches/hook/*.patch)
 	[ "$port" != - ] && patches+=(patches/"$port"/*.patch)
 	for tool in "patch -p1 --forward --quiet" "git apply"; do

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# runner/kcidb.py: a real run (tests/fixtures/kcidb-run: KUnit under UML
+# runner/export/kcidb.py: a real run (tests/fixtures/kcidb-run: KUnit under UML
 # and dirty_throttle on debian-7.3, its classic mode an expected failure)
 # becomes a KCIDB document that kcidb-io's current schema accepts, with
 # the statuses, the expected failure's issue and incident and the metrics
@@ -23,7 +23,7 @@ fx=tests/fixtures
 
 py=$VENV/bin/python3
 "$py" -c 'import kcidb_io' 2>/dev/null ||
-	die "kcidb-io is not installed in $VENV (runner/deps.sh installs runner/requirements.txt)"
+	die "kcidb-io is not installed in $VENV (runner/run/deps.sh installs runner/requirements.txt)"
 
 # expect_error NAME CMD...: CMD exits 1 with one line, "mglru: error: ..."
 expect_error()
@@ -62,7 +62,7 @@ PY
 }
 
 cp -r "$fx/kcidb-run" "$tmp/run"
-expect_rc 0 "a real run converts to KCIDB" "$py" runner/kcidb.py "$tmp/run" -o "$tmp/run.json"
+expect_rc 0 "a real run converts to KCIDB" "$py" runner/export/kcidb.py "$tmp/run" -o "$tmp/run.json"
 check "kcidb-io validates it, in its current schema, with what the run holds" "$tmp/run.json" '
 V = kcidb_io.schema.LATEST
 assert (d["version"]["major"], d["version"]["minor"]) == (V.major, V.minor), d["version"]
@@ -92,7 +92,7 @@ i, = d["incidents"]
 assert i["test_id"] == c["id"] and i["present"], i
 assert [x["id"] for x in d["issues"]] == [i["issue_id"]], d["issues"]
 '
-expect_rc 0 "kcidb.py --check accepts it" "$py" runner/kcidb.py --check "$tmp/run.json"
+expect_rc 0 "kcidb.py --check accepts it" "$py" runner/export/kcidb.py --check "$tmp/run.json"
 
 # a guest whose summary has its tick (summary.py reads it from guest.config)
 cp -r "$fx/kcidb-run" "$tmp/hz"
@@ -102,7 +102,7 @@ s = json.load(open(sys.argv[1]))
 s['kernel']['hz'] = 250
 json.dump(s, open(sys.argv[1], 'w'))
 PY
-expect_rc 0 "a run with its guest's tick converts" "$py" runner/kcidb.py "$tmp/hz" -o "$tmp/hz.json"
+expect_rc 0 "a run with its guest's tick converts" "$py" runner/export/kcidb.py "$tmp/hz" -o "$tmp/hz.json"
 check "the guest build's config_name says its tick" "$tmp/hz.json" '
 g, = [x for x in d["builds"] if x["id"].endswith(":guest")]
 assert g["config_name"].endswith(" + CONFIG_HZ_250"), g
@@ -118,7 +118,7 @@ e, = [e for e in s['kselftest'] if (e['test'], e['mode']) == ('dirty_throttle', 
 e['expected'], e['expected_reason'] = 'INFO', 'the jiffy-bound throttle (doc/x.rst)'
 json.dump(s, open(sys.argv[1], 'w'))
 PY
-expect_rc 0 "a run with an INFO point converts" "$py" runner/kcidb.py "$tmp/info" -o "$tmp/info.json"
+expect_rc 0 "a run with an INFO point converts" "$py" runner/export/kcidb.py "$tmp/info" -o "$tmp/info.json"
 check "an INFO point keeps its status, is not unexpected and has its issue" "$tmp/info.json" '
 c = t["kselftest.mm.mglru.dirty_throttle.classic"]
 assert c["status"] == "FAIL" and c["misc"]["expected"] == "INFO", c
@@ -158,9 +158,9 @@ for name, field, value, where, what in (
 sys.exit(rc)
 PY
 expect_error "kcidb.py --check rejects the unknown status" \
-	"$py" runner/kcidb.py --check "$tmp/bad-status.json"
+	"$py" runner/export/kcidb.py --check "$tmp/bad-status.json"
 expect_error "kcidb.py --check rejects the missing build_id" \
-	"$py" runner/kcidb.py --check "$tmp/no-build-id.json"
+	"$py" runner/export/kcidb.py --check "$tmp/no-build-id.json"
 grep -q "'build_id' is a required property" "$tmp/out" ||
 	{ echo "FAIL: the missing build_id is not named"; rc=1; }
 
@@ -168,11 +168,11 @@ grep -q "'build_id' is a required property" "$tmp/out" ||
 for f in fail repeat skip kunit; do
 	cp -r "$fx/$f" "$tmp/$f"
 done
-runner/summary.py "$tmp/fail" >/dev/null
-runner/summary.py "$tmp/repeat" >/dev/null
-runner/summary.py "$tmp/kunit" --expect "$fx/expect-kunit.txt" >/dev/null
+runner/run/summary.py "$tmp/fail" >/dev/null
+runner/run/summary.py "$tmp/repeat" >/dev/null
+runner/run/summary.py "$tmp/kunit" --expect "$fx/expect-kunit.txt" >/dev/null
 for f in fail repeat skip kunit; do
-	expect_rc 0 "$f: converts" "$py" runner/kcidb.py "$tmp/$f" -o "$tmp/$f.json"
+	expect_rc 0 "$f: converts" "$py" runner/export/kcidb.py "$tmp/$f" -o "$tmp/$f.json"
 done
 check "a timeout is ERROR, not FAIL" "$tmp/fail.json" '
 e = t["kselftest.mm.mglru.aging_oom"]
@@ -198,17 +198,17 @@ assert [i["test_id"] for i in d["incidents"]] == [f["id"]], d["incidents"]
 '
 # summary.json alone: its verdicts
 rm "$tmp/skip/"*.ktap
-expect_rc 0 "summary.json without KTAP converts" "$py" runner/kcidb.py "$tmp/skip" -o "$tmp/s.json"
+expect_rc 0 "summary.json without KTAP converts" "$py" runner/export/kcidb.py "$tmp/skip" -o "$tmp/s.json"
 check "summary.json without KTAP: its verdicts" "$tmp/s.json" '
 assert t["kselftest.mm.mglru.aging_oom.mglru"]["status"] == "SKIP"
 '
 
-# a run named by its start (runner/suite.sh): each test starts then, each
+# a run named by its start (runner/run/suite.sh): each test starts then, each
 # point's path sits under its program's, and the expected failure's issue
 # blames the code, with the reason's start as its comment and a version
 run=$tmp/20261125-101500-debian-7.3-default
 cp -r "$fx/kcidb-run" "$run"
-expect_rc 0 "a run named by its start converts" "$py" runner/kcidb.py "$run" -o "$tmp/started.json"
+expect_rc 0 "a run named by its start converts" "$py" runner/export/kcidb.py "$run" -o "$tmp/started.json"
 check "tests start at the run's start; points sit under their program" "$tmp/started.json" '
 assert all(x["start_time"].startswith("2026-11-25T10:15:00") for x in d["tests"]), d["tests"][0]
 k = [x["path"] for x in d["tests"] if x["path"].startswith("kselftest.")]
@@ -263,7 +263,7 @@ e['expected_reason'] = sys.argv[3]
 json.dump(s, open(sys.argv[1], 'w'))
 PY
 	expect_rc 0 "a run judged by the $v text converts" \
-		"$py" runner/kcidb.py "$tmp/v-$v" -o "$tmp/v-$v.json"
+		"$py" runner/export/kcidb.py "$tmp/v-$v" -o "$tmp/v-$v.json"
 done
 check "the issue's version follows its line's text" "$tmp/v-old.json" '
 import datetime
@@ -297,7 +297,7 @@ s = json.load(open(sys.argv[1]))
 s['kernel'].update(kernel='kdir-0123456789', source=sys.argv[2], version='7.3.0')
 json.dump(s, open(sys.argv[1], 'w'))
 PY
-expect_rc 0 "a KDIR git tree's run converts" "$py" runner/kcidb.py "$run" -o "$tmp/git.json"
+expect_rc 0 "a KDIR git tree's run converts" "$py" runner/export/kcidb.py "$run" -o "$tmp/git.json"
 HEAD_SHA=$(git -C "$kdir" rev-parse HEAD)
 export HEAD_SHA PHASH=$phash
 check "a git tree's checkout: commit, branch, https URL, patchset_hash" "$tmp/git.json" '
@@ -317,13 +317,13 @@ assert c["patchset_hash"] == os.environ["PHASH"], c
 assert not [k for k in c if k.startswith("git_")], c
 '
 git -C "$kdir" remote set-url origin git@git.example.org:pub/linux.git
-expect_rc 0 "a KDIR git tree with an ssh remote converts" "$py" runner/kcidb.py "$run" -o "$tmp/ssh.json"
+expect_rc 0 "a KDIR git tree with an ssh remote converts" "$py" runner/export/kcidb.py "$run" -o "$tmp/ssh.json"
 check "an ssh remote is no git_repository_url (KCIDB takes https only)" "$tmp/ssh.json" '
 c, = d["checkouts"]
 assert "git_repository_url" not in c and c["git_repository_branch"] == "mglru-test", c
 '
 
-# a guest kernel that does not build: runner/suite.sh records it in
+# a guest kernel that does not build: runner/run/suite.sh records it in
 # build-guest.failed and stops; the run is a build of status FAIL (the
 # compiler's error) or ERROR (the machine's), and no tests
 run=$tmp/20261125-121500-debian-7.3-default
@@ -337,7 +337,7 @@ expect_rc 0 "lib.sh records a failed guest build" record_failed_build "$run"
 grep -qx 'status=FAIL' "$run/build-guest.failed" 2>/dev/null ||
 	{ echo "FAIL a compiler's error is not recorded as status=FAIL"; rc=1; }
 expect_rc 0 "a run whose guest kernel did not build converts" \
-	"$py" runner/kcidb.py "$run" -o "$tmp/build-fail.json"
+	"$py" runner/export/kcidb.py "$run" -o "$tmp/build-fail.json"
 check "a failed build: status FAIL, the compiler's error, no tests" "$tmp/build-fail.json" '
 b, = d["builds"]
 assert b["id"].endswith(":guest") and b["status"] == "FAIL", b
@@ -354,7 +354,7 @@ mglru: error: guest kernel build failed
 EOF
 expect_rc 0 "lib.sh records a build the machine failed" record_failed_build "$run"
 expect_rc 0 "a run whose guest build ran out of disk converts" \
-	"$py" runner/kcidb.py "$run" -o "$tmp/build-error.json"
+	"$py" runner/export/kcidb.py "$run" -o "$tmp/build-error.json"
 check "a build the machine failed: status ERROR" "$tmp/build-error.json" '
 b, = d["builds"]
 assert b["status"] == "ERROR" and "No space left" in b["log_excerpt"], b
@@ -365,8 +365,8 @@ assert d["tests"] == [], d["tests"]
 # the oops, under it the point that passed, started as the guest says
 run=$tmp/20261125-131500-debian-7.3-default
 cp -r "$fx/kcidb-crash" "$run"
-runner/summary.py "$run" --tree-info "$run/tree-info" >/dev/null
-expect_rc 0 "a run whose guest crashed converts" "$py" runner/kcidb.py "$run" -o "$tmp/crash.json"
+runner/run/summary.py "$run" --tree-info "$run/tree-info" >/dev/null
+expect_rc 0 "a run whose guest crashed converts" "$py" runner/export/kcidb.py "$run" -o "$tmp/crash.json"
 check "a crashed guest: its program ERROR with the oops, its point under it" "$tmp/crash.json" '
 import datetime
 p = t["kselftest.mm.mglru.aging_oom"]
@@ -381,9 +381,9 @@ assert s == {1795601742}, s
 '
 
 mkdir "$tmp/empty"
-expect_error "a missing results folder is an error" "$py" runner/kcidb.py "$tmp/nonexistent"
-expect_error "a folder without summary.json is an error" "$py" runner/kcidb.py "$tmp/empty"
+expect_error "a missing results folder is an error" "$py" runner/export/kcidb.py "$tmp/nonexistent"
+expect_error "a folder without summary.json is an error" "$py" runner/export/kcidb.py "$tmp/empty"
 echo '{' >"$tmp/empty/summary.json"
-expect_error "a broken summary.json is an error" "$py" runner/kcidb.py "$tmp/empty"
-expect_error "a bad origin is an error" "$py" runner/kcidb.py "$tmp/run" --origin Bad-Name
+expect_error "a broken summary.json is an error" "$py" runner/export/kcidb.py "$tmp/empty"
+expect_error "a bad origin is an error" "$py" runner/export/kcidb.py "$tmp/run" --origin Bad-Name
 exit $rc

@@ -8,7 +8,7 @@
 
 cd "$(dirname "$0")/.." || exit 1
 . tests/expect.sh
-tree=$(runner/tree.sh kunit) || exit 1
+tree=$(runner/run/tree.sh kunit) || exit 1
 kunit=$tree/tools/testing/kunit/kunit.py
 
 # ours FILE outer|inner: what runner/ktap.py reads from FILE, "<status>

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The LAVA side: runner/lava-jobs.py writes one job per cell of the
+# The LAVA side: runner/export/lava-jobs.py writes one job per cell of the
 # validation matrix, each valid by LAVA's own job schema (lava-common's
 # lava_common.schemas.validate, strict, as lava-server validates a
 # submission); lava/mglru-kselftest.yaml is valid by LAVA's test definition
@@ -13,7 +13,7 @@
 # KTAP and a stub lava-test-case, and lava/mglru-ktap-to-lava.sh reports
 # each test point and key metric of a real KTAP. LAVA's dispatcher itself
 # (lava-run --validate) takes make lava-local's job on LAVA's qemu device
-# type and rejects jobs the schema takes; runner/lava-local.py reads a
+# type and rejects jobs the schema takes; runner/export/lava-local.py reads a
 # recorded lava-run log.
 
 cd "$(dirname "$0")/.." || exit 1
@@ -81,7 +81,7 @@ PY
 
 # --- the jobs -------------------------------------------------------------
 jobs=$tmp/jobs
-expect_rc 0 "lava-jobs.py writes the matrix's jobs" runner/lava-jobs.py --out "$jobs"
+expect_rc 0 "lava-jobs.py writes the matrix's jobs" runner/export/lava-jobs.py --out "$jobs"
 # one job per cell: both kernels of each row, per test and LRU mode
 want=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' expectations/matrix.txt |
 	awk '{ print $1, $2, $3; print $1, $2, $4 }' | sort -u | wc -l)
@@ -147,7 +147,7 @@ expect_rc 0 "lava-jobs.py with a lab's URLs, KVM and modules" \
 	LAVA_ROOTFS_URL='https://lab.example/{kernel}/rootfs.ext4.gz' \
 	LAVA_MODULES_URL='https://lab.example/{kernel}/{variant}/modules.tar.xz' \
 	LAVA_TESTDEF_REPO=https://git.example/mglru.git LAVA_TESTDEF_REVISION=0123abc \
-	runner/lava-jobs.py --out "$tmp/lab"
+	runner/export/lava-jobs.py --out "$tmp/lab"
 grep -q 'placeholders' "$tmp/out" && { echo "FAIL: placeholders left with every URL given"; rc=1; }
 expect_rc 0 "the lab's jobs are valid by LAVA's job schema" lava_check job "$tmp/lab"/*.yaml
 f=$tmp/lab/aging_oom-mglru-debian-6.12+aging-window.yaml
@@ -160,11 +160,11 @@ grep -q no_kvm "$f" && { echo "FAIL: $f: a KVM job asks for no KVM"; rc=1; }
 # the generator's errors
 echo "aging_oom sometimes debian-6.12:default debian-6.12:default" >"$tmp/bad.txt"
 expect_rc 1 "lava-jobs.py: a malformed matrix row is an error" \
-	runner/lava-jobs.py --out "$tmp/bad" "$tmp/bad.txt"
+	runner/export/lava-jobs.py --out "$tmp/bad" "$tmp/bad.txt"
 grep -q 'mglru: error:' "$tmp/out" || { echo "FAIL: no one-line error"; rc=1; }
 echo "aging_oom mglru debian-6.12:no-such-variant debian-6.12:default" >"$tmp/bad.txt"
 expect_rc 1 "lava-jobs.py: an unknown variant is an error" \
-	runner/lava-jobs.py --out "$tmp/bad" "$tmp/bad.txt"
+	runner/export/lava-jobs.py --out "$tmp/bad" "$tmp/bad.txt"
 
 # rejects KIND FILE MUTATION...: each mutation of FILE fails lava_check KIND
 rejects()
@@ -344,12 +344,12 @@ done
 # qemu device type (lava-server's qemu.jinja2) with a dictionary, rendered
 # with the job's context as lava-server renders it.
 if ! command -v lava-run >/dev/null; then
-	echo "FAIL: no lava-run (runner/deps.sh check installs lava-dispatcher)"
+	echo "FAIL: no lava-run (runner/run/deps.sh check installs lava-dispatcher)"
 	exit 1
 fi
 local_run=$tmp/local
 expect_rc 0 "lava-run --validate: make lava-local's job on LAVA's qemu device type" \
-	env RESULTS="$local_run" runner/lava-local.sh validate
+	env RESULTS="$local_run" runner/export/lava-local.sh validate
 if ! grep -q 'file://' "$local_run/job.yaml" || grep -q 'invalid' "$local_run/job.yaml"; then
 	echo "FAIL: the validated job has URLs other than file://"
 	rc=1
@@ -391,12 +391,12 @@ done
 rm -rf "/var/lib/lava/dispatcher/tmp/mglru-$$"
 
 # --- lava-run's log -------------------------------------------------------
-# runner/lava-local.py on a recorded lava-run log (make lava-local, the
+# runner/export/lava-local.py on a recorded lava-run log (make lava-local, the
 # readahead MGLRU cell on 7.3 default, a rootfs image: fio's own pages
 # refault in the test's memcg there, so the fixed kernel fails): the test
 # cases LAVA recorded, the guest's memory from its console, and the verdict
 # against make's
-ll=runner/lava-local.py lfx=tests/fixtures/lava
+ll=runner/export/lava-local.py lfx=tests/fixtures/lava
 log=$lfx/lava-run-readahead_refault-mglru.log
 expect_rc 0 "lava-local.py: the test cases of a lava-run log" \
 	"$py" $ll results "$log" "$tmp/results.yaml"

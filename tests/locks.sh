@@ -17,7 +17,7 @@ while [ ! -f "$tmp/held" ]; do sleep 0.1; done
 
 # tree.sh for that tree must wait (killed after 1 s, before it got the lock)
 expect_rc 124 "a second run waits for the tree another run holds" \
-	env -u KDIR KERNEL=debian-7.3 timeout 1 runner/tree.sh kunit
+	env -u KDIR KERNEL=debian-7.3 timeout 1 runner/run/tree.sh kunit
 grep -q "waiting for another run that uses debian-7.3-kunit" "$tmp/out" ||
 	{ echo "FAIL: the waiting run does not say so"; rc=1; }
 

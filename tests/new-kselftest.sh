@@ -82,7 +82,7 @@ fi
 expect_rc 0 "before: make list" make -s --no-print-directory -C "$suite" list
 grep -qx "$new" "$tmp/out" && fail "before: make list names $new already"
 expect_rc 1 "before: the runner rejects TESTS=$new" \
-	env TESTS="aging_oom $new" VARIANT=no-such-variant "$suite/runner/suite.sh" kselftest
+	env TESTS="aging_oom $new" VARIANT=no-such-variant "$suite/runner/run/suite.sh" kselftest
 has "... as an unknown test" "mglru: error: TESTS: unknown test '$new'"
 
 # --- the newcomer's edit: the program and one line --------------------------
@@ -99,9 +99,9 @@ fi
 
 # --- the kselftest build --------------------------------------------------
 # The guest tree (selftests-build's), mirrored by symlinks, with the copy's
-# mm/mglru in it as runner/tree.sh puts it; the copy's lib.sh builds it.
+# mm/mglru in it as runner/run/tree.sh puts it; the copy's lib.sh builds it.
 tree=$(tree_dir guest)
-[ -f "$tree/tools/testing/selftests/lib.mk" ] || tree=$(runner/tree.sh guest) || exit 1
+[ -f "$tree/tools/testing/selftests/lib.mk" ] || tree=$(runner/run/tree.sh guest) || exit 1
 mirror=$tmp/tree dst=$tmp/tree src=$tree
 for part in tools testing selftests mm mglru; do
 	mkdir -p "$dst"
@@ -142,7 +142,7 @@ expect_rc 0 "make list" make -s --no-print-directory -C "$suite" list
 has "... names $new" "^$new\$"
 # the runner's input checks pass TESTS; the bad VARIANT after them stops it
 expect_rc 1 "the runner takes TESTS=$new" \
-	env TESTS="aging_oom $new" VARIANT=no-such-variant "$suite/runner/suite.sh" kselftest
+	env TESTS="aging_oom $new" VARIANT=no-such-variant "$suite/runner/run/suite.sh" kselftest
 has "... and stops at a later check, VARIANT's" "mglru: error: VARIANT=no-such-variant"
 grep -q "unknown test" "$tmp/out" && fail "the runner still rejects TESTS=$new"
 expect_rc 0 "selftest-check's kill times" in_copy selftest_kill_times "$new"
@@ -156,9 +156,9 @@ has "... and in classic mode" "^$new classic -z 16\$"
 run=$tmp/20261125-101540-debian-7.3-default
 cp -r "$fx/run" "$run"
 expect_rc 1 "summary: $new's failing point fails the run" \
-	"$suite/runner/summary.py" "$run" --tree-info "$run/tree-info"
+	"$suite/runner/run/summary.py" "$run" --tree-info "$run/tree-info"
 has "... named" "unexpected result\(s\): ${new}_classic\$"
-expect_rc 0 "summary: ... unless expected" "$suite/runner/summary.py" "$run" \
+expect_rc 0 "summary: ... unless expected" "$suite/runner/run/summary.py" "$run" \
 	--tree-info "$run/tree-info" --expect "$fx/expect.txt"
 # the key metrics of the table's line, in its order, and no other
 has "... its points with the table's key metrics" \
@@ -177,7 +177,7 @@ PY
 
 # --- KCIDB ----------------------------------------------------------------
 if "$vpy" -c 'import kcidb_io' 2>/dev/null; then
-	expect_rc 0 "kcidb: the run converts" "$vpy" "$suite/runner/kcidb.py" "$run" -o "$tmp/kcidb.json"
+	expect_rc 0 "kcidb: the run converts" "$vpy" "$suite/runner/export/kcidb.py" "$run" -o "$tmp/kcidb.json"
 	expect_rc 0 "kcidb: kcidb-io validates it, with $new's points and key metrics" \
 		"$vpy" - "$tmp/kcidb.json" "$new" <<'PY'
 import json, sys
@@ -204,7 +204,7 @@ assert n == {'oom_kill': {'value': 0}, 'swapped_mib': {'value': 141, 'unit': 'Mi
              'full_pct': {'value': 55, 'unit': '%'}}, n
 PY
 else
-	fail "kcidb: kcidb-io is not installed in $VENV (runner/deps.sh installs it)"
+	fail "kcidb: kcidb-io is not installed in $VENV (runner/run/deps.sh installs it)"
 fi
 
 # --- LAVA -----------------------------------------------------------------
@@ -231,7 +231,7 @@ else
 fi
 # a matrix row for it: its cells' jobs, valid by LAVA's job schema
 expect_rc 0 "lava: lava-jobs.py writes the jobs of a matrix row of $new" \
-	"$suite/runner/lava-jobs.py" --out "$tmp/jobs" "$fx/matrix.txt"
+	"$suite/runner/export/lava-jobs.py" --out "$tmp/jobs" "$fx/matrix.txt"
 expect_rc 0 "lava: LAVA's job schema (strict) accepts them, each running $new" \
 	"${LAVA_PYTHON:-/usr/bin/python3}" - "$tmp/jobs" "$new" <<'PY'
 import glob, os, sys, yaml
@@ -252,7 +252,7 @@ cat "$fx/matrix.txt" >>"$suite/expectations/matrix.txt"
 commit "expectations: a matrix row for $new"
 expect_rc 0 "lava: lava-run --validate takes make lava-local's job for $new" \
 	env TESTS="$new" LRU_MODE=classic KERNEL=debian-7.3 RESULTS="$tmp/lava-local" \
-	"$suite/runner/lava-local.sh" validate
+	"$suite/runner/export/lava-local.sh" validate
 grep -q "TEST: \"$new\"" "$tmp/lava-local/job.yaml" 2>/dev/null ||
 	fail "lava-local's job does not run $new"
 
@@ -268,10 +268,10 @@ for i in 1 2 3 4 5; do
 		>"$r/fixed/kselftest-$new.r$i.ktap"
 done
 for k in bug fixed; do
-	"$suite/runner/summary.py" "$r/$k" >/dev/null
+	"$suite/runner/run/summary.py" "$r/$k" >/dev/null
 done
 echo "$new classic bug fixed" >"$m/matrix.txt"
-expect_rc 0 "matrix: the row of $new holds" "$suite/runner/matrix.py" "$m"
+expect_rc 0 "matrix: the row of $new holds" "$suite/runner/validate/matrix.py" "$m"
 has "... detected 5/5, no false alarm" "^$new +classic +bug +5/5 +fixed +0/5 +holds\$"
 has "... with the table's key metrics" \
 	"^$new +bug \(bug\) +classic +5/5 failed +oom_kill=1 swapped_mib=97 mib_per_s=0.0 full_pct=37\$"

@@ -23,11 +23,11 @@ check()
 	fi
 }
 
-check deps runner/deps.sh all
-check tree-kunit runner/tree.sh kunit
+check deps runner/run/deps.sh all
+check tree-kunit runner/run/tree.sh kunit
 check static tests/static.sh "$(tree_dir kunit)"
 check summary tests/summary.sh
-check docs runner/doc_tables.py --check
+check docs runner/export/doc_tables.py --check
 check compare tests/compare.sh
 check kcidb tests/kcidb.sh
 check matrix tests/matrix.sh
@@ -45,18 +45,18 @@ check lava tests/lava.sh
 check new-kselftest tests/new-kselftest.sh
 check bisect tests/bisect.sh
 if [ -n "${KDIR:-}" ]; then
-	check kunit-um runner/suite.sh kunit
+	check kunit-um runner/run/suite.sh kunit
 else
 	for k in $(kernel_names); do
-		check "kunit-um-$k" env KERNEL="$k" runner/suite.sh kunit
+		check "kunit-um-$k" env KERNEL="$k" runner/run/suite.sh kunit
 	done
 fi
 # KASAN, UBSAN and panic_on_warn: 0 reports, no WARN
-check kunit-sanitize env KUNIT_SANITIZE=1 runner/suite.sh kunit
+check kunit-sanitize env KUNIT_SANITIZE=1 runner/run/suite.sh kunit
 check w1-vmscan tests/w1.sh
-check mutants runner/mutants.sh
+check mutants runner/validate/mutants.sh
 # one kill time per test here (8 kills); make selftest-check runs them all
-check selftest-check env KILLS=1 runner/suite.sh selftest-check
+check selftest-check env KILLS=1 runner/run/suite.sh selftest-check
 grep -h "mutants killed" "$LOGDIR/mutants.log" >&2
 
 echo "$passed passed, $failed failed"

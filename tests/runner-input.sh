@@ -47,31 +47,31 @@ fast_error()
 }
 
 fast_error "KERNEL unknown" "KERNEL=debian-9.9: unknown (one of: debian-7.3" \
-	env -u KDIR KERNEL=debian-9.9 runner/suite.sh all
+	env -u KDIR KERNEL=debian-9.9 runner/run/suite.sh all
 fast_error "VARIANT=port on a kernel with the helpers" "VARIANT=port: debian-7.3 has the helpers" \
-	env -u KDIR KERNEL=debian-7.3 VARIANT=port runner/suite.sh kselftest
+	env -u KDIR KERNEL=debian-7.3 VARIANT=port runner/run/suite.sh kselftest
 fast_error "TESTS unknown" "unknown test 'no_such_test'" \
-	env TESTS="aging_oom no_such_test" runner/suite.sh kselftest
-fast_error "REPEAT not a number" "REPEAT=ten" env REPEAT=ten runner/suite.sh kselftest
-fast_error "REPEAT zero" "REPEAT=0" env REPEAT=0 runner/suite.sh kselftest
-fast_error "JOBS not a number" "JOBS=many" env JOBS=many runner/suite.sh kunit
-fast_error "KUNIT_ARCH unknown" "KUNIT_ARCH=sparc" env KUNIT_ARCH=sparc runner/suite.sh kunit
+	env TESTS="aging_oom no_such_test" runner/run/suite.sh kselftest
+fast_error "REPEAT not a number" "REPEAT=ten" env REPEAT=ten runner/run/suite.sh kselftest
+fast_error "REPEAT zero" "REPEAT=0" env REPEAT=0 runner/run/suite.sh kselftest
+fast_error "JOBS not a number" "JOBS=many" env JOBS=many runner/run/suite.sh kunit
+fast_error "KUNIT_ARCH unknown" "KUNIT_ARCH=sparc" env KUNIT_ARCH=sparc runner/run/suite.sh kunit
 expect_error "KDIR missing" "no such directory" \
-	env KDIR=/nonexistent/linux runner/suite.sh kunit
+	env KDIR=/nonexistent/linux runner/run/suite.sh kunit
 mkdir -p "$tmp/notakernel"
 expect_error "KDIR not a kernel tree" "is not a kernel source tree" \
-	env KDIR="$tmp/notakernel" runner/suite.sh kunit
-fast_error "ACCEL unknown" "ACCEL=warp" env ACCEL=warp runner/suite.sh kselftest
-fast_error "VARIANT unknown" "VARIANT=nope" env VARIANT=nope runner/suite.sh all
-fast_error "LRU_MODE unknown" "LRU_MODE=both" env LRU_MODE=both runner/suite.sh kselftest
-fast_error "KILLS not a number" "KILLS=x" env KILLS=x runner/suite.sh selftest-check
-fast_error "ARCH unsupported" "ARCH=riscv" env ARCH=riscv runner/suite.sh kselftest
+	env KDIR="$tmp/notakernel" runner/run/suite.sh kunit
+fast_error "ACCEL unknown" "ACCEL=warp" env ACCEL=warp runner/run/suite.sh kselftest
+fast_error "VARIANT unknown" "VARIANT=nope" env VARIANT=nope runner/run/suite.sh all
+fast_error "LRU_MODE unknown" "LRU_MODE=both" env LRU_MODE=both runner/run/suite.sh kselftest
+fast_error "KILLS not a number" "KILLS=x" env KILLS=x runner/run/suite.sh selftest-check
+fast_error "ARCH unsupported" "ARCH=riscv" env ARCH=riscv runner/run/suite.sh kselftest
 expect_error "KUNIT_ARCH unsupported" "KUNIT_ARCH=sparc" \
-	runner/kunit.sh "$(runner/tree.sh kunit)" "$tmp/k" sparc
+	runner/run/kunit.sh "$(runner/run/tree.sh kunit)" "$tmp/k" sparc
 fast_error "HZ unsupported" "HZ=300: expected 100, 250 or 1000" \
-	env HZ=300 runner/suite.sh kselftest
+	env HZ=300 runner/run/suite.sh kselftest
 fast_error "EXPECT missing" "EXPECT=/nonexistent/x.txt: no such file" \
-	env EXPECT=/nonexistent/x.txt runner/suite.sh kselftest
+	env EXPECT=/nonexistent/x.txt runner/run/suite.sh kselftest
 
 # which expectations judge a run: EXPECT=, else the kernel's own, else (a
 # KDIR tree of an unknown version) the default kernel's, with a note
@@ -106,25 +106,25 @@ expect_file "EXPECT= over a KDIR tree" "$e/debian-6.12-port.txt" \
 	KDIR="$tmp/k7.2" EXPECT="$e/debian-6.12-port.txt"
 
 expect_error "uninstallable package" "cannot install" \
-	env EXTRA_PKGS=mglru-no-such-package runner/deps.sh kunit
+	env EXTRA_PKGS=mglru-no-such-package runner/run/deps.sh kunit
 
-gtree=$(runner/tree.sh guest) || exit 1
+gtree=$(runner/run/tree.sh guest) || exit 1
 
 # a pinned version the archive no longer serves: the error lists those it does
 sed 's/^\(debian-7.3 *linux-source-7.3 *\)[^ ]*/\17.3.0-0~gone/' runner/kernels.txt \
 	>"$tmp/kernels.txt"
 expect_error "pinned version not served" "linux-source-7.3 7.3.0-0~gone is not served.*it serves: 7\.3" \
-	env KERNELS="$tmp/kernels.txt" CACHE="$tmp/cache" runner/fetch-kernel.sh debian-7.3
+	env KERNELS="$tmp/kernels.txt" CACHE="$tmp/cache" runner/run/fetch-kernel.sh debian-7.3
 
 printf '# CONFIG_LRU_GEN is not set\n' >"$tmp/no-lru-gen.config"
 expect_error "config without LRU_GEN" "lacks CONFIG_LRU_GEN" \
 	env EXTRA_CONFIG="$tmp/no-lru-gen.config" GUEST_BUILD="$tmp/build" \
-	CONFIGURE_ONLY=1 runner/guest-kernel.sh "$gtree"
+	CONFIGURE_ONLY=1 runner/run/guest-kernel.sh "$gtree"
 
 # a "kernel" that is not one: QEMU cannot boot it
 head -c 4096 /dev/urandom >"$tmp/bzImage"
 expect_error "guest that does not boot" "the guest did not run its command" \
-	env GUEST_ACCEL=tcg BOOT_TIMEOUT=60 runner/vm.sh run "$tmp/bzImage" "$tmp/vm" true
+	env GUEST_ACCEL=tcg BOOT_TIMEOUT=60 runner/run/vm.sh run "$tmp/bzImage" "$tmp/vm" true
 grep -aq '    | ' "$tmp/err" || { echo "FAIL: no console tail shown"; rc=1; }
 # runner/selftests.txt is read by runner/tables.py alone, which checks
 # each column: a malformed line is one error naming the line

@@ -8,7 +8,7 @@
 cd "$(dirname "$0")/.." || exit 1
 . runner/lib.sh
 . tests/expect.sh
-tree=$(runner/tree.sh guest) || exit 1
+tree=$(runner/run/tree.sh guest) || exit 1
 install_kselftests "$tree" "$tmp/build" "$tmp/install" 2>&1 | tee "$tmp/log"
 [ "${PIPESTATUS[0]}" -eq 0 ] || exit 1
 if grep -E 'warning:|error:' "$tmp/log"; then

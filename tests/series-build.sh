@@ -19,10 +19,10 @@ unset KDIR
 KERNEL=$(kernel_names | cut -d' ' -f1)
 export KERNEL
 
-src=$(runner/fetch-kernel.sh "$KERNEL") || die "series-build: no source of $KERNEL"
+src=$(runner/run/fetch-kernel.sh "$KERNEL") || die "series-build: no source of $KERNEL"
 build=$CACHE/build/$(tree_name)
 mkdir -p "$build" || die "series-build: cannot create $build"
-runner/series.sh "$tmp/series" >/dev/null || die "series-build: make series failed"
+runner/export/series.sh "$tmp/series" >/dev/null || die "series-build: make series failed"
 
 cp -al "$src" "$tmp/linux" || die "series-build: cannot copy $src"
 for p in "$tmp"/series/00[0-9][1-9]-*.patch; do

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# `make series` (runner/series.sh) writes a series that can be posted: it
+# `make series` (runner/export/series.sh) writes a series that can be posted: it
 # applies with `git am --whitespace=error` to a fresh baseline of the default
 # kernel, the tree it gives holds the suite's files as they are in its
 # working tree (every test program named in the selftests' commit message
@@ -98,11 +98,11 @@ message()
 	awk '!body && /^$/ { body = 1 } body && /^---$/ { exit } body' "$1"
 }
 
-expect_rc 0 "series.sh writes the series" runner/series.sh "$tmp/series"
-expect_rc 0 "series.sh writes it again" runner/series.sh "$tmp/again"
+expect_rc 0 "series.sh writes the series" runner/export/series.sh "$tmp/series"
+expect_rc 0 "series.sh writes it again" runner/export/series.sh "$tmp/again"
 diff -r "$tmp/series" "$tmp/again" >/dev/null ||
 	fail "two runs wrote different series: $(diff -rq "$tmp/series" "$tmp/again")"
-expect_rc 0 "series.sh --baseline" runner/series.sh --baseline "$tmp/base"
+expect_rc 0 "series.sh --baseline" runner/export/series.sh --baseline "$tmp/base"
 [ -d "$tmp/base/.git" ] || { echo "FAIL: no baseline repository"; exit 1; }
 
 mapfile -t patches < <(find "$tmp/series" -name '0*.patch' ! -name '0000-*' | sort)
@@ -116,7 +116,7 @@ grep -q '\*\*\* .* HERE \*\*\*' "$cover" && fail "the cover letter has placehold
 # of a repeat-*.txt, the first killed mutant of kunit-mutants.txt (and its
 # kernel's total), the first 10/10 of a matrix-*.txt.
 # shellcheck disable=SC2317
-figures() { runner/series/cover_letter.py --data "$1" --check "$cover"; }
+figures() { runner/export/series/cover_letter.py --data "$1" --check "$cover"; }
 expect_rc 0 "the cover letter's figures are those of doc/results/" figures doc/results
 while read -r name; do
 	rm -rf "$tmp/data"
@@ -136,7 +136,7 @@ while read -r name; do
 	expect_rc 1 "the check sees a count changed in $name.txt" figures "$tmp/data"
 	grep -q "the figures of $name are not" "$tmp/out" || fail "the check did not name $name"
 	sed 's/^/  | /' "$tmp/out"
-done < <(sed -n 's/^{{figures \(.*\)}}$/\1/p' runner/series/0-cover-letter.txt)
+done < <(sed -n 's/^{{figures \(.*\)}}$/\1/p' runner/export/series/0-cover-letter.txt)
 
 expect_rc 0 "the series applies with git am --whitespace=error" apply "$tmp/series"
 if [ "$(git -C "$tmp/am" rev-list --count baseline..HEAD)" = ${#patches[@]} ]; then

@@ -92,7 +92,7 @@ while read -r point reason; do
 	fi
 done < <(tables expect-points "$exp" INFO)
 
-shellcheck -x --source-path=SCRIPTDIR runner/*.sh runner/selftest-check/*.sh tests/*.sh .ci/run || rc=1
+shellcheck -x --source-path=SCRIPTDIR runner/*.sh runner/*/*.sh runner/validate/selftest-check/*.sh tests/*.sh .ci/run || rc=1
 shellcheck -s sh lava/*.sh || rc=1
 
 # README.rst and doc/ are reStructuredText, as kernel docs are: they must

@@ -9,7 +9,7 @@
 
 cd "$(dirname "$0")/.." || exit 1
 . runner/lib.sh
-tree=$(runner/tree.sh kunit) || exit 1
+tree=$(runner/run/tree.sh kunit) || exit 1
 build=$CACHE/build/$(tree_name)/kunit-um
 [ -f "$build/.config" ] || die "w1.sh: no KUnit build in $build (run make kunit first)"
 grep -q '^CONFIG_MGLRU_KUNIT_TEST=y' "$build/.config" ||

@@ -13,7 +13,7 @@
 # EXTRA_CONFIG=<fragment> is merged last; GUEST_BUILD overrides the build
 # folder; CONFIGURE_ONLY=1 stops after the configuration and its check.
 
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 tree=$1
 [ "$ARCH" = x86_64 ] || die "ARCH=$ARCH: only x86_64 guests are supported"

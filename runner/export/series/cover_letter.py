@@ -15,7 +15,7 @@ In the template, {{base}} is the tree the series is against, and a line
                  and on the one without it, and the patches of
                  patches/variants/ that make each kernel
 
-The data is read with runner/doc_tables.py's functions, as the docs'
+The data is read with runner/export/doc_tables.py's functions, as the docs'
 tables are. Python 3 standard library only.
 
 usage: cover_letter.py [--data DIR] [--base VERSION]  print the letter
@@ -32,13 +32,13 @@ import sys
 import textwrap
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-RUNNER = os.path.dirname(HERE)
+RUNNER = os.path.dirname(os.path.dirname(HERE))
 TOP = os.path.dirname(RUNNER)
-sys.path.insert(0, RUNNER)
+sys.path.insert(0, RUNNER)  # the core (tables, ktap) and the job folders
 
 # pylint: disable=wrong-import-position
-from doc_tables import (DataError, data_kind, mutant_counts, mutant_rows, read,  # noqa: E402
-                        repeat_rows, verbatim_tables)
+from export.doc_tables import (DataError, data_kind, mutant_counts, mutant_rows,  # noqa: E402
+                               read, repeat_rows, verbatim_tables)
 import tables  # noqa: E402
 
 TEMPLATE = os.path.join(HERE, '0-cover-letter.txt')

@@ -3,22 +3,22 @@
 #
 # Checks of the kselftests themselves, in the guest, from runner/selftests.txt:
 #   canfail   each test's failure criterion fails when its scenario is
-#             overloaded (runner/selftest-check/canfail.sh);
+#             overloaded (runner/validate/selftest-check/canfail.sh);
 #   kill      the kill campaign: each test is sent SIGTERM and SIGKILL at
 #             the table's times (the first KILLS of them, all by default)
 #             and nothing may be left once the next run has swept
-#             (runner/selftest-check/kill.sh); a leaky control must be caught;
+#             (runner/validate/selftest-check/kill.sh); a leaky control must be caught;
 #   overlap   two runs at once, killed in both orders with SIGTERM and
-#             SIGKILL, leave every knob as it was (runner/selftest-check/overlap.sh);
+#             SIGKILL, leave every knob as it was (runner/validate/selftest-check/overlap.sh);
 #   security  the tests obey no file another user wrote and no journal
-#             outside its rules (runner/selftest-check/security.sh);
+#             outside its rules (runner/validate/selftest-check/security.sh);
 #   debugfs   where debugfs is not mounted, readahead_refault sets its knob
 #             in a mount of its own and leaves it all as it was
-#             (runner/selftest-check/debugfs.sh).
+#             (runner/validate/selftest-check/debugfs.sh).
 #
 # usage: selftest-check.sh TREE BZIMAGE RESULTS_DIR
 
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 tree=$1 kernel=$2 results=$3
 install=$KSELFTEST_INSTALL
@@ -33,8 +33,8 @@ mkdir -p "$dir"
 tables controls >"$dir/controls" ||
 	die "cannot list the overload controls"
 # the overloaded scenarios in one boot take about four minutes under TCG
-if BOOT_TIMEOUT=${BOOT_TIMEOUT:-900} phase canfail "$SUITE_ROOT/runner/vm.sh" run "$kernel" "$dir" \
-	"$(slow_env)sh $SUITE_ROOT/runner/selftest-check/canfail.sh $install $dir/controls"; then
+if BOOT_TIMEOUT=${BOOT_TIMEOUT:-900} phase canfail "$SUITE_ROOT/runner/run/vm.sh" run "$kernel" "$dir" \
+	"$(slow_env)sh $SUITE_ROOT/runner/validate/selftest-check/canfail.sh $install $dir/controls"; then
 	grep '^ok - ' "$dir/guest.out" >&2
 else
 	grep -A5 '^not ok - ' "$dir/guest.out" >&2
@@ -46,8 +46,8 @@ for name in $(selftest_names); do
 	times=$(selftest_kill_times "$name")
 	[ "$kills" = all ] || times=$(echo "$times" | cut -d' ' -f"1-$kills")
 	dir=$results/kill-$name
-	BOOT_TIMEOUT=${BOOT_TIMEOUT:-1800} phase "kill-$name" "$SUITE_ROOT/runner/vm.sh" run "$kernel" "$dir" \
-		"$(slow_env)sh $SUITE_ROOT/runner/selftest-check/kill.sh $install $name '$times'" || rc=1
+	BOOT_TIMEOUT=${BOOT_TIMEOUT:-1800} phase "kill-$name" "$SUITE_ROOT/runner/run/vm.sh" run "$kernel" "$dir" \
+		"$(slow_env)sh $SUITE_ROOT/runner/validate/selftest-check/kill.sh $install $name '$times'" || rc=1
 	grep -E '^(not ok|# kills)' "$dir/guest.out" >&2
 	read -r k l < <(sed -n 's/^# kills: \([0-9]*\), leaks: \([0-9]*\),.*/\1 \2/p' \
 		"$dir/guest.out")
@@ -65,15 +65,15 @@ for job in overlap security debugfs; do
 	security) args=$first ;;
 	debugfs) args= ;;
 	esac
-	BOOT_TIMEOUT=${BOOT_TIMEOUT:-900} phase "$job" "$SUITE_ROOT/runner/vm.sh" run "$kernel" "$dir" \
-		"$(slow_env)sh $SUITE_ROOT/runner/selftest-check/$job.sh $install $args" || rc=1
+	BOOT_TIMEOUT=${BOOT_TIMEOUT:-900} phase "$job" "$SUITE_ROOT/runner/run/vm.sh" run "$kernel" "$dir" \
+		"$(slow_env)sh $SUITE_ROOT/runner/validate/selftest-check/$job.sh $install $args" || rc=1
 	grep -E '^(not ok|ok)' "$dir/guest.out" >&2
 done
 
 # the negative control: a "test" that leaks must be caught
 dir=$results/kill-control
-if "$SUITE_ROOT/runner/vm.sh" run "$kernel" "$dir" \
-	"sh $SUITE_ROOT/runner/selftest-check/kill.sh $SUITE_ROOT/runner/selftest-check/leaky leaky 3" \
+if "$SUITE_ROOT/runner/run/vm.sh" run "$kernel" "$dir" \
+	"sh $SUITE_ROOT/runner/validate/selftest-check/kill.sh $SUITE_ROOT/runner/validate/selftest-check/leaky leaky 3" \
 	>/dev/null 2>&1; then
 	echo "selftest-check: the leaky control passed: the check cannot fail" >&2
 	rc=1

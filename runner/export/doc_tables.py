@@ -23,7 +23,7 @@ The data files' forms, each rendered as its own kind of table:
                    views: summary (one row a kernel), mutants (one row a
                    mutant); its '# <kernel>: N of M killed' lines are
                    checked against the rows
-  matrix-*.txt     '# ' notes and runner/matrix.py's RST tables, verbatim
+  matrix-*.txt     '# ' notes and runner/validate/matrix.py's RST tables, verbatim
   '|' files        '# ' notes, a header line and rows, fields split on '|'
   anything else    a literal block of the whole file
 Python 3 standard library only.
@@ -35,9 +35,11 @@ import re
 import statistics
 import sys
 
-from tables import EXPECTATIONS, KEYWORDS, MATRIX, expectation_entries
+RUNNER = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, RUNNER)  # the core (tables, ktap) and the job folders
+from tables import EXPECTATIONS, KEYWORDS, MATRIX, expectation_entries  # noqa: E402
 
-TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+TOP = os.path.dirname(RUNNER)
 DATA = os.path.join(TOP, 'doc', 'results')
 README_MAX = 400
 REASON_MAX = 200
@@ -123,7 +125,7 @@ def is_data_row(x):
 
 def repeat_rows(lines):
     """(point, expected, runs, failed, medians) of each row of a repeat-*.txt
-    file, runs and failed as numbers (also read by runner/series/)."""
+    file, runs and failed as numbers (also read by runner/export/series/)."""
     rows = []
     for x in filter(is_data_row, lines):
         f = x.split()
@@ -144,7 +146,7 @@ def render_repeat(lines, view):
 
 def mutant_counts(rows):
     """{kernel: (killed, applied, not applicable)} of mutant_rows(), in the
-    rows' order (also read by runner/series/)."""
+    rows' order (also read by runner/export/series/)."""
     out = {}
     for k in dict.fromkeys(r[0] for r in rows):
         mine = [r for r in rows if r[0] == k]
@@ -205,7 +207,7 @@ def render_mutants(lines, view):
 
 
 def render_verbatim_tables(lines, view):
-    """Notes, then runner/matrix.py's tables as printed, then its verdict."""
+    """Notes, then runner/validate/matrix.py's tables as printed, then its verdict."""
     head = [x[1:].strip() for x in lines if x.startswith('#')]
     tables, rest, borders = [], [], 0
     for x in lines:
@@ -226,7 +228,7 @@ def render_verbatim_tables(lines, view):
 
 def verbatim_tables(lines):
     """Each RST simple table of a matrix-*.txt file as (header, rows), the
-    cells cut at the columns of its '=' rule (also read by runner/series/)."""
+    cells cut at the columns of its '=' rule (also read by runner/export/series/)."""
     out, rules, header, rows = [], 0, [], []
     for x in lines:
         if x.startswith('#') or (not rules and not x.startswith('=')) or not x.strip():

@@ -3,7 +3,7 @@
 #
 # make lava-local: one cell of the validation matrix through LAVA's own
 # dispatcher (lava-run, Debian 12's lava-dispatcher) on this machine, as a
-# lab's qemu worker would run it: the job runner/lava-jobs.py writes, with
+# lab's qemu worker would run it: the job runner/export/lava-jobs.py writes, with
 # file:// URLs to what a lab provides, built here:
 #
 # - the cell's guest kernel (bzImage), as make kselftest builds it;
@@ -14,7 +14,7 @@
 # - the device: LAVA's qemu device type (qemu.jinja2 and base.jinja2 from
 #   Debian's lava-server package, unpacked into the cache, not installed)
 #   and a device dictionary, rendered with the job's context as lava-server
-#   renders it (runner/lava-local.py);
+#   renders it (runner/export/lava-local.py);
 # - the test definition's repository: this checkout, at HEAD.
 #
 # Then lava-run, and LAVA's own test cases (results.yaml) against a make
@@ -34,7 +34,7 @@
 # instead of building one. Output: results/<date>-lava-<cell>/ (job.yaml,
 # device.yaml, lava-run.log, results.yaml, compare.txt).
 
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 set -o pipefail
 
 what=${1:-run}
@@ -69,7 +69,7 @@ templates()
 	local ver dir tmp
 
 	ver=$(dpkg-query -W -f='${Version}' lava-dispatcher 2>/dev/null) ||
-		die "no lava-dispatcher (runner/deps.sh lava)"
+		die "no lava-dispatcher (runner/run/deps.sh lava)"
 	dir=$LAVA_CACHE/lava-server-$ver
 	owned_dir "$LAVA_CACHE"
 	owned_dir "$dir"
@@ -202,8 +202,8 @@ if [ "$what" = rootfs ]; then
 	exit
 fi
 
-phase deps "$SUITE_ROOT/runner/deps.sh" lava || exit 1
-command -v lava-run >/dev/null || die "no lava-run (runner/deps.sh lava)"
+phase deps "$SUITE_ROOT/runner/run/deps.sh" lava || exit 1
+command -v lava-run >/dev/null || die "no lava-run (runner/run/deps.sh lava)"
 [ "$(id -u)" = 0 ] || die "lava-run runs as root only"
 types=$(templates) || exit 1
 
@@ -236,7 +236,7 @@ else
 	done
 fi
 
-# the job: runner/lava-jobs.py's, for this cell, with file:// URLs and this
+# the job: runner/export/lava-jobs.py's, for this cell, with file:// URLs and this
 # checkout as the test definition's repository
 rev=$(git -C "$SUITE_ROOT" rev-parse HEAD) || die "$SUITE_ROOT is not a git checkout"
 git -C "$SUITE_ROOT" diff --quiet HEAD -- lava runner/selftests.txt ||
@@ -244,12 +244,12 @@ git -C "$SUITE_ROOT" diff --quiet HEAD -- lava runner/selftests.txt ||
 LAVA_KERNEL_URL="file://$run/bzImage" LAVA_ROOTFS_URL="file://$run/rootfs.ext4" \
 	LAVA_TESTDEF_REPO=$SUITE_ROOT LAVA_TESTDEF_REVISION=$rev \
 	LAVA_MODULES_URL='' ACCEL=${ACCEL:-auto} \
-	"$SUITE_ROOT/runner/lava-jobs.py" --out "$run/jobs" 2>"$LOGDIR/lava-jobs.log" ||
-	die "runner/lava-jobs.py failed (see $LOGDIR/lava-jobs.log)"
+	"$SUITE_ROOT/runner/export/lava-jobs.py" --out "$run/jobs" 2>"$LOGDIR/lava-jobs.log" ||
+	die "runner/export/lava-jobs.py failed (see $LOGDIR/lava-jobs.log)"
 [ -f "$run/jobs/$cell.yaml" ] ||
 	die "no cell $cell in expectations/matrix.txt (cells: $(find "$run/jobs" -name '*.yaml' -printf '%f ' | sed 's/\.yaml//g'))"
 cp "$run/jobs/$cell.yaml" "$run/job.yaml"
-"$PY" "$SUITE_ROOT/runner/lava-local.py" device "$types" "$run/job.yaml" "$run/device.yaml" ||
+"$PY" "$SUITE_ROOT/runner/export/lava-local.py" device "$types" "$run/job.yaml" "$run/device.yaml" ||
 	die "cannot render the device dictionary"
 # the dispatcher's own configuration: no network lookup for its address
 printf 'dispatcher_ip: 127.0.0.1\nprefix: mglru-\n' >"$run/dispatcher.yaml"
@@ -279,8 +279,8 @@ lava-run --job-id "$job_id" --output-dir "$run/lava" \
 	"$run/job.yaml" >"$run/lava-run.log" 2>&1 || rc=1
 rm -f "$run/rootfs.ext4"
 note "lava-run: exit $rc ($(($(date +%s) - t0))s); log $run/lava-run.log"
-"$PY" "$SUITE_ROOT/runner/lava-local.py" results "$run/lava-run.log" "$run/results.yaml" || rc=1
-"$PY" "$SUITE_ROOT/runner/lava-local.py" memory "$run/lava-run.log" \
+"$PY" "$SUITE_ROOT/runner/export/lava-local.py" results "$run/lava-run.log" "$run/results.yaml" || rc=1
+"$PY" "$SUITE_ROOT/runner/export/lava-local.py" memory "$run/lava-run.log" \
 	"$(sed -n 's/^  memory: //p' "$run/job.yaml")" | tee "$run/compare.txt" || rc=1
 grep -h '"lvl": "error"\|"error_msg"' "$run/lava-run.log" | tail -n 3 >&2
 
@@ -312,7 +312,7 @@ PY
 fi
 [ -d "$cmp" ] && cmp=$cmp/summary.json
 if [ -f "$cmp" ]; then
-	"$PY" "$SUITE_ROOT/runner/lava-local.py" compare "$run/results.yaml" "$cmp" \
+	"$PY" "$SUITE_ROOT/runner/export/lava-local.py" compare "$run/results.yaml" "$cmp" \
 		"$test" "$mode" | tee -a "$run/compare.txt" || rc=1
 else
 	note "no make kselftest run of $KERNEL:$variant at HZ=$(guest_hz) with $test $mode to compare with (LAVA_COMPARE=<results>)"

@@ -34,7 +34,7 @@ Options (and the environment variables that set their defaults):
   --prompt REGEX         the rootfs's shell prompt (repeatable)
   --login USER           auto-login user at "login:" ('' for none)
   --cmdline ARGS         extra kernel command line
-A row's kernel without ':' is a variant of KERNEL (runner/matrix.sh's
+A row's kernel without ':' is a variant of KERNEL (runner/validate/matrix.sh's
 rule). LAVA records raw verdicts: no expectation applies, and no row checks
 an INFO point (tests/static.sh). Exits 1 on a malformed matrix, with a one-line error.
 """
@@ -46,11 +46,13 @@ import os
 import re
 import sys
 
-import tables
+RUNNER = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, RUNNER)  # the core (tables, ktap) and the job folders
+import tables  # noqa: E402
 
-TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+TOP = os.path.dirname(RUNNER)
 TESTDEF = 'lava/mglru-kselftest.yaml'
-HEADER = 'Written by runner/lava-jobs.py'
+HEADER = 'Written by runner/export/lava-jobs.py'
 PLACEHOLDER = 'https://lab.invalid/mglru'
 # What the suite's guests need on the kernel command line besides a console
 # and a root: the kselftests use the cgroup v2 memory controller at

@@ -12,7 +12,7 @@
 #
 # Patches 1 and 2 add their files to the MGLRU entry of MAINTAINERS.
 #
-# The text is in runner/series/, a file a message: 0-cover-letter.txt,
+# The text is in runner/export/series/, a file a message: 0-cover-letter.txt,
 # whose figures cover_letter.py fills in from the recorded data of
 # doc/results/, 1-kunit.txt, 2-selftests.txt and 3-docs.txt, and the
 # section patch 3 adds to the design document, 3-docs-testing.txt.
@@ -28,7 +28,7 @@
 # dated as the suite's last commit (outside git, as its newest file), so
 # that an unchanged suite gives the same series, byte for byte.
 
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 set -o pipefail
 
 # The scratch repositories use no configuration of the host's or the user's
@@ -66,7 +66,7 @@ OPTIONAL_FILES=(.get_maintainer.ignore)
 TREE_DIRS=(Documentation arch include drivers fs init ipc kernel lib scripts)
 MGLRU_SELFTESTS=tools/testing/selftests/mm/mglru
 # the series' text (above)
-TEXT=$SUITE_ROOT/runner/series
+TEXT=$SUITE_ROOT/runner/export/series
 
 # The kernel tree the series is written against: KDIR, or KERNEL's.
 source_tree()
@@ -76,7 +76,7 @@ source_tree()
 		realpath "$KDIR"
 	else
 		check_kernel
-		"$SUITE_ROOT/runner/fetch-kernel.sh" "$KERNEL"
+		"$SUITE_ROOT/runner/run/fetch-kernel.sh" "$KERNEL"
 	fi
 }
 
@@ -196,7 +196,7 @@ series()
 	done
 	commit 1-kunit.txt
 
-	# as runner/tree.sh does
+	# as runner/run/tree.sh does
 	mkdir -p "$MGLRU_SELFTESTS"
 	rsync -a --delete "$SUITE_ROOT/$MGLRU_SELFTESTS/" "$MGLRU_SELFTESTS/" || exit 1
 	sed -i 's|^TARGETS += mm$|&\nTARGETS += mm/mglru|' tools/testing/selftests/Makefile

@@ -19,22 +19,22 @@
 #
 # MUTANTS="01 05" runs only the mutants whose names start with these.
 
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 check_kernel
 export LOGDIR=${LOGDIR:-$SUITE_ROOT/results/mutants-$(tree_name)}
 mkdir -p "$LOGDIR"
 hold_lock "$(tree_name)-kunit"
-phase deps "$SUITE_ROOT/runner/deps.sh" kunit || exit 1
-phase tree-kunit "$SUITE_ROOT/runner/tree.sh" kunit || exit 1
+phase deps "$SUITE_ROOT/runner/run/deps.sh" kunit || exit 1
+phase tree-kunit "$SUITE_ROOT/runner/run/tree.sh" kunit || exit 1
 tree=$(tree_dir kunit)
 
 # A mutant is killed when a case that passes on the unmutated tree fails
 # (or the suite no longer builds). The baseline may have expected failures
 # (7.2 lacks 7.3's anon-only checks): those cases cannot kill anything.
 rm -rf "$LOGDIR/baseline"
-"$SUITE_ROOT/runner/kunit.sh" "$tree" "$LOGDIR/baseline" um >"$LOGDIR/mutant-baseline.log" 2>&1
-cases=$SUITE_ROOT/runner/kunit_cases.py
+"$SUITE_ROOT/runner/run/kunit.sh" "$tree" "$LOGDIR/baseline" um >"$LOGDIR/mutant-baseline.log" 2>&1
+cases=$SUITE_ROOT/runner/run/kunit_cases.py
 baseline=$("$cases" "$LOGDIR/baseline/kunit-um.json" 2>/dev/null | awk '$2 == "PASS" { print $1 }')
 [ -n "$baseline" ] ||
 	die "no case passes on the unmutated tree: no mutant can be judged (log: $LOGDIR/mutant-baseline.log)"
@@ -113,7 +113,7 @@ for p in "$set"/*.patch; do
 	total=$((total + 1))
 	t0=$(date +%s)
 	rm -rf "${LOGDIR:?}/$name"
-	"$SUITE_ROOT/runner/kunit.sh" "$tree" "$LOGDIR/$name" um >"$LOGDIR/$name.log" 2>&1
+	"$SUITE_ROOT/runner/run/kunit.sh" "$tree" "$LOGDIR/$name" um >"$LOGDIR/$name.log" 2>&1
 	passing=$("$cases" "$LOGDIR/$name/kunit-um.json" 2>/dev/null | awk '$2 == "PASS" { print $1 }')
 	if [ -z "$(comm -23 <(echo "$baseline" | sort) <(echo "$passing" | sort))" ]; then
 		survivors="$survivors $name"

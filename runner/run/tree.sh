@@ -21,7 +21,7 @@
 # whose content did not change keep their timestamps, so a warm rebuild is
 # incremental, and changed ones are rebuilt.
 
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 set -o pipefail
 
 role=$1
@@ -41,7 +41,7 @@ if [ -n "${KDIR:-}" ]; then
 	src=$(realpath "$KDIR")
 	port='port-6.12'
 else
-	src=$("$SUITE_ROOT/runner/fetch-kernel.sh" "$KERNEL") || exit 1
+	src=$("$SUITE_ROOT/runner/run/fetch-kernel.sh" "$KERNEL") || exit 1
 	version=$(cat "$src/.mglru-version")
 	port=$(kernel_port "$KERNEL")
 fi

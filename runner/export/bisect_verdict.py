@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""The verdict of one bisection step (runner/bisect-run.sh) on one test
+"""The verdict of one bisection step (runner/export/bisect-run.sh) on one test
 point of a results folder, as git bisect run's exit code, with its reason:
 
   1    bad: the kernel crashed (panic, Oops, BUG, soft lockup) during the
@@ -29,7 +29,8 @@ import os
 import re
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+RUNNER = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, RUNNER)  # the core (tables, ktap) and the job folders
 from ktap import kselftest_runs, verdicts as ktap_verdicts  # noqa: E402
 from tables import validated  # noqa: E402
 

@@ -32,12 +32,14 @@ except ImportError:
 matplotlib.use('Agg')
 import matplotlib.pyplot as plt  # noqa: E402 (after the backend)
 
-from summary import numeric, runs_of  # noqa: E402
+RUNNER = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, RUNNER)  # the core (tables, ktap) and the job folders
+from run.summary import numeric, runs_of  # noqa: E402
 
 # reproducible files: no date, fixed ids; text stays text (greppable, small)
 plt.rcParams.update({'svg.hashsalt': 'mglru-suite', 'svg.fonttype': 'none',
                      'font.size': 8})
-METADATA = {'Date': None, 'Creator': 'mglru-suite runner/plots.py'}
+METADATA = {'Date': None, 'Creator': 'mglru-suite runner/run/plots.py'}
 COLORS = {'mglru': 'tab:blue', 'classic': 'tab:orange', 'A': 'tab:gray', 'B': 'tab:red'}
 SWP = re.compile(r'^swp(\d+)_anon_pct$')
 

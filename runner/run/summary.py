@@ -13,9 +13,11 @@ import os
 import re
 import sys
 
-from kunit_cases import kunit_cases
-from ktap import kselftest_runs, verdicts as ktap_verdicts
-from tables import expectations, key_metrics, split_point
+RUNNER = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, RUNNER)  # the core (tables, ktap) and the job folders
+from ktap import kselftest_runs, verdicts as ktap_verdicts  # noqa: E402
+from run.kunit_cases import kunit_cases  # noqa: E402
+from tables import expectations, key_metrics, split_point  # noqa: E402
 
 def runs_of(entry):
     """The per-run metrics of a summary.json kselftest entry: all_metrics

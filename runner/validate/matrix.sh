@@ -4,7 +4,7 @@
 # The regression gate's validation matrix (make matrix): for every row of
 # expectations/matrix.txt, run the scenario REPEAT times on the kernel that
 # has its bug and on the kernel that does not, then report detection and
-# false-alarm counts (runner/matrix.py). Each row runs in the LRU mode it
+# false-alarm counts (runner/validate/matrix.py). Each row runs in the LRU mode it
 # checks (LRU_MODE), into RESULTS/<test>_<mode>/<kernel>+<variant>/. A
 # kernel that two rows of the same test point name (a second bug kernel
 # against the same fixed one) runs once.
@@ -13,7 +13,7 @@
 # REPEAT (default 10), KDIR, ACCEL, MEM, CPUS: as for make kselftest.
 # MATRIX_ROWS="test ..." keeps only these rows.
 
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 set -o pipefail
 
 matrix=${1:-$SUITE_ROOT/expectations/matrix.txt}
@@ -23,9 +23,9 @@ case $REPEAT in
 ''|*[!0-9]*|0) die "REPEAT=$REPEAT: expected a positive number" ;;
 esac
 # the verdicts would all be "too few runs": say so before the builds
-if (cd "$SUITE_ROOT/runner" && python3 -c 'import sys, matrix
-n = int(sys.argv[1])
-sys.exit(matrix.smallest_p(n, n) < matrix.ALPHA)' "$REPEAT"); then
+if python3 -c 'import sys; sys.path.insert(0, sys.argv[1]); from validate import matrix
+n = int(sys.argv[2])
+sys.exit(matrix.smallest_p(n, n) < matrix.ALPHA)' "$SUITE_ROOT/runner" "$REPEAT"; then
 	note "warning: REPEAT=$REPEAT: too few runs for Fisher's p < 0.01 on any row" \
 		"(REPEAT=5 at least): every row that detects will say 'too few runs'"
 fi
@@ -56,7 +56,7 @@ while read -r test mode bug fixed; do
 		kenv=()
 		[ "$k" != "${k#*:}" ] && kenv=(-u KDIR KERNEL="${k%%:*}")
 		env "${kenv[@]}" VARIANT="${k#*:}" TESTS="$test" LRU_MODE="$mode" \
-			RESULTS="$dir" "$SUITE_ROOT/runner/suite.sh" kselftest </dev/null || true
+			RESULTS="$dir" "$SUITE_ROOT/runner/run/suite.sh" kselftest </dev/null || true
 		[ -f "$dir/summary.json" ] ||
 			die "kernel $k produced no summary (see $dir/logs)"
 	done
@@ -64,4 +64,4 @@ done <<<"$rows"
 
 echo "$rows" >"$out/matrix.txt"
 note "total: $(($(date +%s) - t0))s"
-python3 "$SUITE_ROOT/runner/matrix.py" "$out"
+python3 "$SUITE_ROOT/runner/validate/matrix.py" "$out"

@@ -11,7 +11,7 @@
 #              fail, and each cleans up when killed mid-scenario.
 # Variables: see the Makefile and doc/runner.rst.
 
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 what=${1:-all}
 case $what in
@@ -80,13 +80,13 @@ fi
 
 deps=guest
 [ "$what" = kunit ] && [ "${KUNIT_ARCH:-um}" = um ] && deps=kunit
-phase deps "$SUITE_ROOT/runner/deps.sh" $deps || exit 1
+phase deps "$SUITE_ROOT/runner/run/deps.sh" $deps || exit 1
 
 rc=0
 if [ "$what" = all ] || [ "$what" = kunit ]; then
-	phase tree-kunit "$SUITE_ROOT/runner/tree.sh" kunit || exit 1
+	phase tree-kunit "$SUITE_ROOT/runner/run/tree.sh" kunit || exit 1
 	ktree=$(tree_dir kunit)
-	phase "kunit-${KUNIT_ARCH:-um}" "$SUITE_ROOT/runner/kunit.sh" "$ktree" "$RESULTS" \
+	phase "kunit-${KUNIT_ARCH:-um}" "$SUITE_ROOT/runner/run/kunit.sh" "$ktree" "$RESULTS" \
 		"${KUNIT_ARCH:-um}" || rc=1
 	cp "$ktree/.mglru-suite" "$RESULTS/tree-info"
 fi
@@ -94,33 +94,33 @@ fi
 if [ "$what" != kunit ]; then
 	prepare_guest || exit 1
 	if [ "$what" = vm-shell ]; then
-		exec "$SUITE_ROOT/runner/vm.sh" shell "$kernel"
+		exec "$SUITE_ROOT/runner/run/vm.sh" shell "$kernel"
 	fi
 	if [ "$what" = selftest-check ]; then
-		"$SUITE_ROOT/runner/selftest-check.sh" "$gtree" "$kernel" "$RESULTS"
+		"$SUITE_ROOT/runner/validate/selftest-check.sh" "$gtree" "$kernel" "$RESULTS"
 		exit
 	fi
-	"$SUITE_ROOT/runner/kselftest.sh" "$gtree" "$kernel" "$RESULTS" || rc=1
+	"$SUITE_ROOT/runner/run/kselftest.sh" "$gtree" "$kernel" "$RESULTS" || rc=1
 	cp "$gtree/.mglru-suite" "$RESULTS/tree-info"
 	config=$(dirname "$kernel")/../../../.config
 	[ ! -f "$config" ] || cp "$config" "$RESULTS/guest.config"
 fi
 
 expect=$(expectations_file) || exit 1
-python3 "$SUITE_ROOT/runner/summary.py" "$RESULTS" ${expect:+--expect "$expect"} \
+python3 "$SUITE_ROOT/runner/run/summary.py" "$RESULTS" ${expect:+--expect "$expect"} \
 	--tree-info "$RESULTS/tree-info" --config "$RESULTS/guest.config" || rc=1
 # the pictures and the KCIDB document: the venv's Python has their packages
 # (a KUnit-only run on UML installs no venv)
 if [ -x "$VENV/bin/python3" ]; then
-	if svg=$("$VENV/bin/python3" "$SUITE_ROOT/runner/plots.py" sweep "$RESULTS"); then
+	if svg=$("$VENV/bin/python3" "$SUITE_ROOT/runner/run/plots.py" sweep "$RESULTS"); then
 		case $svg in
 		*.svg) note "picture: $svg" ;;
 		esac
 	else
-		note "no swappiness_sweep.svg (runner/plots.py failed)"
+		note "no swappiness_sweep.svg (runner/run/plots.py failed)"
 	fi
-	"$VENV/bin/python3" "$SUITE_ROOT/runner/kcidb.py" "$RESULTS" -o "$RESULTS/kcidb.json" ||
-		note "no kcidb.json (runner/kcidb.py failed)"
+	"$VENV/bin/python3" "$SUITE_ROOT/runner/export/kcidb.py" "$RESULTS" -o "$RESULTS/kcidb.json" ||
+		note "no kcidb.json (runner/export/kcidb.py failed)"
 fi
 note "total: $(($(date +%s) - t0))s"
 exit $rc

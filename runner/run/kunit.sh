@@ -11,7 +11,7 @@
 # of its own) and boots it with panic_on_warn=1: any report or WARN ends the
 # run, and fails it.
 
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 tree=$1 results=$2 karch=${3:-um}
 [ -f "$tree/tools/testing/kunit/kunit.py" ] || die "kunit.sh: $tree has no tools/testing/kunit/kunit.py"
@@ -67,7 +67,7 @@ json=$results/kunit-$karch.json
 python3 - "$json" "$SUITE_ROOT/runner" <<'EOF' || exit 1
 import json, sys
 sys.path.insert(0, sys.argv[2])
-from kunit_cases import kunit_cases
+from run.kunit_cases import kunit_cases
 # kunit.py's summary counts (newer trees) and every case's own status
 misc = json.load(open(sys.argv[1])).get('misc', {})
 bad = {k: misc[k] for k in ('crashed', 'errors') if misc.get(k)}

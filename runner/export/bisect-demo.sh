@@ -5,7 +5,7 @@
 # repository of the default 7.3 tree with a short history, one commit of
 # which is the REVERT OF UPSTREAM of Barry Song's page-fault fix
 # (patches/variants/readahead-old-ptes-pf-reverted/0002), and git bisect
-# run with runner/bisect-run.sh over it. The bisection must name that
+# run with runner/export/bisect-run.sh over it. The bisection must name that
 # commit; the script exits 1 when it does not.
 #
 # usage: bisect-demo.sh [REPO]   (default $CACHE/bisect-demo/linux)
@@ -14,13 +14,13 @@
 # that its verdict is wrong at that REPEAT; the transcript, what git bisect
 # run and the steps print, is kept in REPO.bisect.log.
 
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 set -o pipefail
 
 repo=${1:-$CACHE/bisect-demo/linux}
 variants=$SUITE_ROOT/patches/variants
 KDIR='' KERNEL=debian-7.3 check_kernel
-src=$(KDIR='' "$SUITE_ROOT/runner/fetch-kernel.sh" debian-7.3) || exit 1
+src=$(KDIR='' "$SUITE_ROOT/runner/run/fetch-kernel.sh" debian-7.3) || exit 1
 
 gitc()
 {
@@ -73,7 +73,7 @@ gitc log --oneline demo-good~1..demo-bad
 t0=$(date +%s)
 gitc bisect start demo-bad demo-good >/dev/null || die "git bisect start failed"
 (cd "$repo" && KDIR=$repo TEST=readahead_refault LRU_MODE=mglru REPEAT=${REPEAT:-3} \
-	git bisect run "$SUITE_ROOT/runner/bisect-run.sh" 2>&1) | tee "$log" ||
+	git bisect run "$SUITE_ROOT/runner/export/bisect-run.sh" 2>&1) | tee "$log" ||
 	die "git bisect run failed (log: $log)"
 first=$(gitc rev-parse -q --verify refs/bisect/bad)
 gitc bisect log >>"$log"

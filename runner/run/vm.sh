@@ -13,7 +13,7 @@
 # MEM, CPUS, ACCEL (auto|kvm|tcg) and BOOT_TIMEOUT (seconds) tune the guest;
 # VNG replaces virtme-ng (make check's stand-in guests).
 
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 MEM=${MEM:-2G}
 CPUS=${CPUS:-2}

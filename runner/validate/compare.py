@@ -13,7 +13,7 @@ else Welch's). The p-values are corrected together (Holm-Bonferroni) and
 runs could give p < 0.01 (the test's smallest p is on A's runs all below
 B's; Welch's needs 2 runs a side), and such a line is left out of the
 correction; 'n/a' when the runs do not vary. Writes compare.svg
-(runner/plots.py) into B's folder unless told otherwise. The last line is
+(runner/run/plots.py) into B's folder unless told otherwise. The last line is
 the verdict: 'regressed' when a test point passed in A and fails in B (exit
 1), otherwise 'improved', 'same verdicts' (exit 0).
 
@@ -28,8 +28,10 @@ import statistics
 import sys
 import warnings
 
-from tables import key_metrics, stat_test
-from summary import numeric, runs_of
+RUNNER = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, RUNNER)  # the core (tables, ktap) and the job folders
+from run.summary import numeric, runs_of  # noqa: E402
+from tables import key_metrics, stat_test  # noqa: E402
 
 ALPHA = 0.01
 W = 10  # a value column's width
@@ -221,7 +223,7 @@ def main():
         panels = [dict(r['panel'], method=r['method'], p=r.get('adj'), note=r['note'])
                   for r in rows if 'panel' in r]
         try:
-            import plots
+            from run import plots
             if plots.compare_svg(panels, name_a, name_b, out, ALPHA):
                 print(f'picture: {out}')
         except (ImportError, OSError) as e:

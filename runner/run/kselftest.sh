@@ -16,7 +16,7 @@
 # KSFT_MACHINE_SLOW=yes (the tests' time limits x3) and the runner's
 # timeout x3 (--override-timeout).
 
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 tree=$1 kernel=$2 results=$3
 install=$KSELFTEST_INSTALL
@@ -76,7 +76,7 @@ for t in $tests; do
 	EOF
 	# a test's verdict is the summary's to judge against the kernel's
 	# expectations; a guest that did not run the test fails the run
-	phase "test-$t" "$SUITE_ROOT/runner/vm.sh" run "$kernel" "$dir" \
+	phase "test-$t" "$SUITE_ROOT/runner/run/vm.sh" run "$kernel" "$dir" \
 		"uname -r; sh $dir/runs.sh" ||
 		[ -f "$dir/guest.rc" ] || rc=1
 	[ -s "$dir/guest.out" ] && head -n1 "$dir/guest.out" >"$results/guest-uname"

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Judge a validation matrix run by runner/matrix.sh.
+"""Judge a validation matrix run by runner/validate/matrix.sh.
 
 For each row of the run's matrix.txt (<test> <mode> <bug kernel> <fixed
 kernel>), read the two kernels' <test>_<mode>/<kernel>/summary.json and
@@ -9,7 +9,7 @@ these are detections, on the fixed kernel false alarms. The row holds when
 detection is at least 90% of the runs and there is no false alarm, and
 its runs could show the difference at all: 'too few runs' when even every
 bug-kernel run failing and every fixed-kernel run passing would give
-Fisher's exact test p >= 0.01 (runner/compare.py's rule; with n runs a
+Fisher's exact test p >= 0.01 (runner/validate/compare.py's rule; with n runs a
 side that p is 2/C(2n, n): 0.1 at REPEAT=3, 0.029 at 4, 0.0079 at 5). Prints
 two RST tables (the verdicts; the checked point's median metrics on both
 kernels) and writes matrix.json; exits 1 when a row does not hold.
@@ -20,7 +20,9 @@ import math
 import os
 import sys
 
-from tables import key_metrics, matrix
+RUNNER = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, RUNNER)  # the core (tables, ktap) and the job folders
+from tables import key_metrics, matrix  # noqa: E402
 
 
 def load_summary(out, test, mode, kernel):
@@ -28,12 +30,12 @@ def load_summary(out, test, mode, kernel):
     path = os.path.join(out, f'{test}_{mode}', kernel.replace(':', '+'),
                         'summary.json')
     if not os.path.exists(path):
-        sys.exit(f'mglru: error: no {path}: run runner/matrix.sh first')
+        sys.exit(f'mglru: error: no {path}: run runner/validate/matrix.sh first')
     with open(path) as f:
         return json.load(f)
 
 
-ALPHA = 0.01  # runner/compare.py's
+ALPHA = 0.01  # runner/validate/compare.py's
 
 
 def fisher_p(a_yes, a_no, b_yes, b_no):

@@ -3,7 +3,7 @@
 #
 # A git bisect oracle: run from a kernel tree by
 #
-#   git bisect run <suite>/runner/bisect-run.sh
+#   git bisect run <suite>/runner/export/bisect-run.sh
 #
 # with TEST=<kselftest> and LRU_MODE=mglru|classic in the environment. It
 # builds the guest kernel from the tree at HEAD (incrementally: the suite's
@@ -20,13 +20,13 @@
 #        REPEAT too small for the point included
 #
 # A step is judged only when its verdict is wrong with at most 5% chance
-# (runner/bisect_verdict.py says how, and prints the chance each step).
+# (runner/export/bisect_verdict.py says how, and prints the chance each step).
 # KDIR defaults to the git top level of the working directory; VARIANT,
 # ACCEL, MEM, CPUS, CACHE and GUEST_KERNEL (a prebuilt guest kernel: no
 # build) are passed on to the runner. Each step's results go to
 # results/bisect/<commit>-<time>/ (RESULTS= names another folder).
 
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 suite=$SUITE_ROOT
 
 abort()
@@ -52,13 +52,13 @@ case $repeat in
 ''|*[!0-9]*|0) abort "REPEAT=$repeat: expected a positive number" ;;
 esac
 # a REPEAT too small for the point: its one-line error
-python3 "$suite/runner/bisect_verdict.py" --check "$TEST" "$LRU_MODE" "$repeat" || exit 128
+python3 "$suite/runner/export/bisect_verdict.py" --check "$TEST" "$LRU_MODE" "$repeat" || exit 128
 
 commit=$(git -C "$kdir" rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 results=${RESULTS:-$suite/results/bisect/$commit-$(date +%Y%m%d-%H%M%S)}
 note "bisect: $commit: $TEST ($LRU_MODE) x $repeat into $results"
 KDIR=$kdir TESTS=$TEST LRU_MODE=$LRU_MODE REPEAT=$repeat RESULTS=$results \
-	"$suite/runner/suite.sh" kselftest >&2
+	"$suite/runner/run/suite.sh" kselftest >&2
 # the suite's own exit says whether the verdicts met the expectations,
 # which a bisection does not care about: the runs' verdicts decide
-python3 "$suite/runner/bisect_verdict.py" "$results" "$TEST" "$LRU_MODE" "$repeat"
+python3 "$suite/runner/export/bisect_verdict.py" "$results" "$TEST" "$LRU_MODE" "$repeat"

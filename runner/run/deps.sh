@@ -8,7 +8,7 @@
 #
 # usage: deps.sh [kunit|check|guest|lava|all]
 
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 what=${1:-all}
 

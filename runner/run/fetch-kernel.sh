@@ -13,7 +13,7 @@
 # the .deb against the signed index; the .deb is extracted, never
 # installed. A tree already extracted at the pinned version is reused.
 
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 set -o pipefail
 
 name=$1

@@ -14,7 +14,7 @@ KTAP files kselftest-<test>[.rN].ktap and kunit-<arch>.ktap, and
 kunit-<arch>.json where present; summary.json alone is enough. Also read:
 guest-<test>/console.log (a crash), guest-<test>/<test>[.rN].start (when
 the guest started the program, seconds since the epoch) and
-build-<kind>.failed (runner/suite.sh: the build failed; then summary.json
+build-<kind>.failed (runner/run/suite.sh: the build failed; then summary.json
 may be missing).
 
 Objects
@@ -124,19 +124,20 @@ import re
 import subprocess
 import sys
 
-from bisect_verdict import CRASH
-from kunit_cases import kunit_cases, point_name
-from tables import expectation_lines, expectations, kernels, key_metrics
-from ktap import kselftest_runs, parse as parse_ktap, subtests
-from summary import judge, numeric, read_tree_info
+RUNNER = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, RUNNER)  # the core (tables, ktap) and the job folders
+from export.bisect_verdict import CRASH  # noqa: E402
+from ktap import kselftest_runs, parse as parse_ktap, subtests  # noqa: E402
+from run.kunit_cases import kunit_cases, point_name  # noqa: E402
+from run.summary import judge, numeric, read_tree_info  # noqa: E402
+from tables import expectation_lines, expectations, kernels, key_metrics  # noqa: E402
 
 SCHEMA = (5, 3)
 ORIGIN = 'mglru_suite'
 COLLECTION = 'kselftest.mm.mglru'
 EXCERPT_MAX = 16384
 COMMENT_MAX = 200
-HERE = os.path.dirname(os.path.abspath(__file__))
-SUITE_ROOT = os.path.dirname(HERE)
+SUITE_ROOT = os.path.dirname(RUNNER)
 # the layers an expectation blames (issue.culprit): a FAIL is the kernel's
 # behaviour; a FLAKY or INFO point is one the test cannot judge
 CULPRIT = {'FAIL': {'code': True, 'tool': False, 'harness': False},
@@ -377,7 +378,7 @@ class Document:
         self.checkouts, self.builds, self.tests = [], [], []
         self.issues, self.incidents = {}, []
         m = re.match(r'(\d{8}-\d{6})-', self.run)
-        # the run id is the local time the run started (runner/suite.sh)
+        # the run id is the local time the run started (runner/run/suite.sh)
         start = (datetime.datetime.strptime(m.group(1), '%Y%m%d-%H%M%S').astimezone()
                  if m else None)
         self.start = start.isoformat() if start else None
@@ -547,7 +548,7 @@ class Document:
         return None if i is None else (lines[i].strip(), lines[i:i + 60])
 
     def failed_build(self, checkout_id, kind, arch, config_name, info):
-        """A build runner/suite.sh recorded as failed (build-<kind>.failed):
+        """A build runner/run/suite.sh recorded as failed (build-<kind>.failed):
         FAIL (the code did not build) or ERROR (the machine or the tools
         failed), the log's first error and end as its excerpt; no tests."""
         status = info.get('status') if info.get('status') in ('FAIL', 'ERROR') else 'ERROR'
@@ -773,12 +774,12 @@ def main():
     except FileNotFoundError:
         # a run whose build failed ends before its summary
         if not any(FAILED_BUILD.match(n) for n in os.listdir(res)):
-            die(f'no summary.json in {res} (runner/summary.py writes it)')
+            die(f'no summary.json in {res} (runner/run/summary.py writes it)')
         summary = {}
     except (OSError, ValueError) as e:
         die(f'{path}: {e}'.replace('\n', ' '))
     if not isinstance(summary, dict):
-        die(f'{path}: not a summary of runner/summary.py')
+        die(f'{path}: not a summary of runner/run/summary.py')
 
     doc = Document(res, summary, args.origin).document()
     validate(doc, res)

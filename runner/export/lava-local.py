@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
-"""The LAVA side of make lava-local (runner/lava-local.sh): what a lab's
+"""The LAVA side of make lava-local (runner/export/lava-local.sh): what a lab's
 server does around its dispatcher, here for lava-run on this machine.
 
   device TEMPLATES JOB OUT   write OUT.jinja2, a qemu device dictionary
