@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash disable=SC2034 # (variables used by the scripts that source it)
 #
-# Shared by the runner's scripts: paths, one-line errors and phase timing.
-# Source it; do not run it.
+# Shared by the runner's scripts: paths, one-line errors, phase timing,
+# locks and the check of each input variable. Source it; do not run it.
 
 SUITE_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 CACHE=$(realpath -m "${CACHE:-$HOME/.cache/mglru-suite}")
@@ -104,11 +104,7 @@ pick_accel()
 {
 	local why='' sysmod
 
-	case ${ACCEL:-auto} in
-	tcg) echo tcg; return ;;
-	kvm|auto) ;;
-	*) die "ACCEL=$ACCEL: expected auto, kvm or tcg" ;;
-	esac
+	[ "${ACCEL:-auto}" != tcg ] || { echo tcg; return; }
 	sysmod=${SYSFS_MODULES:-/sys/module}
 	if [ ! -w "${KVM_DEV:-/dev/kvm}" ]; then
 		why="no usable /dev/kvm"
@@ -131,21 +127,7 @@ pick_accel()
 GUEST_HZ_DEFAULT=250
 guest_hz()
 {
-	case ${HZ:-$GUEST_HZ_DEFAULT} in
-	100|250|1000) echo "${HZ:-$GUEST_HZ_DEFAULT}" ;;
-	*) die "HZ=$HZ: expected 100, 250 or 1000" ;;
-	esac
-}
-
-# The kernel source tree a run uses: KDIR if given, else the Debian one.
-check_kdir()
-{
-	local kdir=$1
-
-	[ -d "$kdir" ] || die "KDIR=$kdir: no such directory"
-	if [ ! -f "$kdir/Makefile" ] || [ ! -f "$kdir/mm/vmscan.c" ] || [ ! -f "$kdir/Kconfig" ]; then
-		die "KDIR=$kdir is not a kernel source tree (no Makefile, Kconfig and mm/vmscan.c)"
-	fi
+	echo "${HZ:-$GUEST_HZ_DEFAULT}"
 }
 
 # hold_lock NAME: hold $CACHE/locks/NAME.lock until this process exits,
@@ -169,19 +151,6 @@ hold_lock()
 	export MGLRU_HELD="${MGLRU_HELD:-} $1"
 }
 
-# suite_tests: the kselftests' names, from runner/selftests.txt.
-suite_tests()
-{
-	selftest_names
-}
-
-# check_kernel: KERNEL must name a line of kernels.txt (unless KDIR is set).
-check_kernel()
-{
-	[ -n "${KDIR:-}" ] && return
-	tables kernel-field "$KERNEL" name >/dev/null || exit 1
-}
-
 # A short name for a tree: KERNEL's name or "kdir-<hash of its path>".
 tree_name()
 {
@@ -202,10 +171,7 @@ tree_dir()
 # GUEST_BUILD overrides it. Its bzImage is the guest kernel.
 guest_build_dir()
 {
-	local hz
-
-	hz=$(guest_hz) || return 1
-	echo "${GUEST_BUILD:-$CACHE/build/$(tree_name)/guest-$ARCH-hz$hz}"
+	echo "${GUEST_BUILD:-$CACHE/build/$(tree_name)/guest-$ARCH-hz$(guest_hz)}"
 }
 
 # prepare_guest: the guest tree refreshed and its kernel built, or
@@ -238,7 +204,6 @@ expectations_file()
 	local name=$KERNEL version row
 
 	if [ -n "${EXPECT:-}" ]; then
-		[ -f "$EXPECT" ] || die "EXPECT=$EXPECT: no such file"
 		realpath "$EXPECT"
 		return
 	fi
@@ -302,4 +267,140 @@ selftest_names()
 selftest_kill_times()
 {
 	tables kill-times "$1"
+}
+
+# --- the inputs -------------------------------------------------------------
+#
+# check_inputs VAR...: each variable's value is one it takes, or one line
+# "mglru: error: ..." and exit 1. The entry points (the scripts the
+# Makefile, make check and git bisect run call) call it once, before any
+# slow work, for the variables they use; the scripts they run trust them.
+# check_<var> checks VAR, unset or empty meaning its default.
+check_inputs()
+{
+	local v
+
+	for v; do
+		"check_${v,,}"
+	done
+}
+
+# positive NAME: $NAME, if set, is a positive whole number.
+positive()
+{
+	case ${!1:-1} in
+	''|*[!0-9]*|0) die "$1=${!1}: expected a positive number" ;;
+	esac
+}
+
+check_repeat() { positive REPEAT; }
+check_jobs() { positive JOBS; }
+check_cpus() { positive CPUS; }
+
+check_mem()
+{
+	[[ ${MEM:-2G} =~ ^[1-9][0-9]*[KMGT]?$ ]] ||
+		die "MEM=$MEM: expected a size such as 2G or 2048M"
+}
+
+check_kdir()
+{
+	[ -n "${KDIR:-}" ] || return 0
+	[ -d "$KDIR" ] || die "KDIR=$KDIR: no such directory"
+	if [ ! -f "$KDIR/Makefile" ] || [ ! -f "$KDIR/mm/vmscan.c" ] || [ ! -f "$KDIR/Kconfig" ]; then
+		die "KDIR=$KDIR is not a kernel source tree (no Makefile, Kconfig and mm/vmscan.c)"
+	fi
+}
+
+# KERNEL must name a line of kernels.txt (unless KDIR is set)
+check_kernel()
+{
+	[ -n "${KDIR:-}" ] && return
+	tables kernel-field "$KERNEL" name >/dev/null || exit 1
+}
+
+check_expect()
+{
+	[ -z "${EXPECT:-}" ] || [ -f "$EXPECT" ] || die "EXPECT=$EXPECT: no such file"
+}
+
+check_guest_kernel()
+{
+	[ -z "${GUEST_KERNEL:-}" ] || [ -f "$GUEST_KERNEL" ] ||
+		die "GUEST_KERNEL=$GUEST_KERNEL: no such file"
+}
+
+check_hz()
+{
+	case ${HZ:-$GUEST_HZ_DEFAULT} in
+	100|250|1000) ;;
+	*) die "HZ=$HZ: expected 100, 250 or 1000" ;;
+	esac
+}
+
+check_accel()
+{
+	case ${ACCEL:-auto} in
+	auto|kvm|tcg) ;;
+	*) die "ACCEL=$ACCEL: expected auto, kvm or tcg" ;;
+	esac
+}
+
+check_arch()
+{
+	[ "$ARCH" = x86_64 ] || die "ARCH=$ARCH: only x86_64 guests are supported"
+}
+
+check_kunit_arch()
+{
+	case ${KUNIT_ARCH:-um} in
+	um|x86_64) ;;
+	*) die "KUNIT_ARCH=$KUNIT_ARCH: expected um or x86_64" ;;
+	esac
+}
+
+check_kunit_sanitize()
+{
+	case ${KUNIT_SANITIZE:-0} in
+	0|1) ;;
+	*) die "KUNIT_SANITIZE=$KUNIT_SANITIZE: 0 or 1" ;;
+	esac
+}
+
+check_lru_mode()
+{
+	case ${LRU_MODE:-} in
+	''|mglru|classic) ;;
+	*) die "LRU_MODE=$LRU_MODE: expected mglru or classic (empty: both)" ;;
+	esac
+}
+
+check_kills()
+{
+	case ${KILLS:-all} in
+	all|[1-9]|[1-9][0-9]) ;;
+	*) die "KILLS=$KILLS: expected all or a number of kill times per test" ;;
+	esac
+}
+
+check_tests()
+{
+	local known t
+
+	known=$(selftest_names) || exit 1
+	for t in ${TESTS:-}; do
+		grep -qx -- "$t" <<<"$known" ||
+			die "TESTS: unknown test '$t' (known: $(echo "$known" | tr '\n' ' '))"
+	done
+}
+
+check_variant()
+{
+	case ${VARIANT:-} in
+	''|default) ;;
+	port) [ -n "${KDIR:-}" ] || [ "$(kernel_port "$KERNEL")" != - ] ||
+		die "VARIANT=port: $KERNEL has the helpers already (no port in runner/kernels.txt)" ;;
+	*) [ -d "$SUITE_ROOT/patches/variants/$VARIANT" ] ||
+		die "VARIANT=$VARIANT: unknown (default, port or one of: $(find "$SUITE_ROOT/patches/variants" -mindepth 1 -maxdepth 1 -type d -printf '%f ' 2>/dev/null))" ;;
+	esac
 }

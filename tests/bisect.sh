@@ -64,6 +64,7 @@ expect_rc 0 "REPEAT=5 is enough for a point without a matrix row" python3 $v --c
 kdir=$tmp/linux
 mkdir -p "$kdir/mm"
 touch "$kdir/mm/vmscan.c" "$kdir/Kconfig"
+printf 'kernelversion:\n\t@echo 7.3.4\n' >"$kdir/Makefile"
 b=runner/export/bisect-run.sh
 # (RESULTS: a step that gets past its input checks writes nothing here)
 export RESULTS=$tmp/bad-input
@@ -78,7 +79,6 @@ expect_rc 128 "not a kernel tree" env KDIR=/ TEST=aging_oom LRU_MODE=mglru $b
 # kernel version, and a kselftest Makefile whose install writes the list
 # and the settings kselftest.sh reads.
 echo "/* CONFIG_MGLRU_KUNIT_TEST */" >"$kdir/mm/vmscan.c"
-printf 'kernelversion:\n\t@echo 7.3.4\n' >"$kdir/Makefile"
 mkdir -p "$kdir/tools/testing/selftests"
 # shellcheck disable=SC2016 # $(INSTALL_PATH) is make's
 printf '%s\n' 'TARGETS += mm' 'install:' \

@@ -56,6 +56,9 @@ fast_error "REPEAT not a number" "REPEAT=ten" env REPEAT=ten runner/run/suite.sh
 fast_error "REPEAT zero" "REPEAT=0" env REPEAT=0 runner/run/suite.sh kselftest
 fast_error "JOBS not a number" "JOBS=many" env JOBS=many runner/run/suite.sh kunit
 fast_error "KUNIT_ARCH unknown" "KUNIT_ARCH=sparc" env KUNIT_ARCH=sparc runner/run/suite.sh kunit
+fast_error "KUNIT_SANITIZE unknown" "KUNIT_SANITIZE=2: 0 or 1" env KUNIT_SANITIZE=2 runner/run/suite.sh kunit
+fast_error "MEM not a size" "MEM=lots: expected a size" env MEM=lots runner/run/suite.sh kselftest
+fast_error "CPUS zero" "CPUS=0: expected a positive number" env CPUS=0 runner/run/suite.sh kselftest
 expect_error "KDIR missing" "no such directory" \
 	env KDIR=/nonexistent/linux runner/run/suite.sh kunit
 mkdir -p "$tmp/notakernel"
@@ -66,10 +69,15 @@ fast_error "VARIANT unknown" "VARIANT=nope" env VARIANT=nope runner/run/suite.sh
 fast_error "LRU_MODE unknown" "LRU_MODE=both" env LRU_MODE=both runner/run/suite.sh kselftest
 fast_error "KILLS not a number" "KILLS=x" env KILLS=x runner/run/suite.sh selftest-check
 fast_error "ARCH unsupported" "ARCH=riscv" env ARCH=riscv runner/run/suite.sh kselftest
-expect_error "KUNIT_ARCH unsupported" "KUNIT_ARCH=sparc" \
-	runner/run/kunit.sh "$(runner/run/tree.sh kunit)" "$tmp/k" sparc
 fast_error "HZ unsupported" "HZ=300: expected 100, 250 or 1000" \
 	env HZ=300 runner/run/suite.sh kselftest
+fast_error "matrix: HZ unsupported" "HZ=300: expected 100, 250 or 1000" \
+	env HZ=300 runner/validate/matrix.sh
+fast_error "lava-local: ACCEL unknown" "ACCEL=warp" env ACCEL=warp runner/export/lava-local.sh
+fast_error "mutants: KERNEL unknown" "KERNEL=debian-9.9: unknown" \
+	env -u KDIR KERNEL=debian-9.9 runner/validate/mutants.sh
+fast_error "series: KDIR missing" "KDIR=/nonexistent/linux: no such directory" \
+	env KDIR=/nonexistent/linux runner/export/series.sh "$tmp/series"
 fast_error "EXPECT missing" "EXPECT=/nonexistent/x.txt: no such file" \
 	env EXPECT=/nonexistent/x.txt runner/run/suite.sh kselftest
 

@@ -35,30 +35,23 @@ abort()
 	exit 128
 }
 
-kdir=${KDIR:-$(git rev-parse --show-toplevel 2>/dev/null)} ||
+KDIR=${KDIR:-$(git rev-parse --show-toplevel 2>/dev/null)} ||
 	abort "not in a git kernel tree (run it from one, or set KDIR)"
-if [ ! -f "$kdir/mm/vmscan.c" ] || [ ! -f "$kdir/Kconfig" ]; then
-	abort "KDIR=$kdir is not a kernel source tree"
-fi
-[ -n "${TEST:-}" ] || abort "TEST=<kselftest> is required (one of: $(suite_tests | tr '\n' ' '))"
-suite_tests | grep -qx -- "$TEST" ||
-	abort "TEST=$TEST: unknown test (known: $(suite_tests | tr '\n' ' '))"
-case ${LRU_MODE:-} in
-mglru|classic) ;;
-*) abort "LRU_MODE=${LRU_MODE:-}: expected mglru or classic" ;;
-esac
-repeat=${REPEAT:-3}
-case $repeat in
-''|*[!0-9]*|0) abort "REPEAT=$repeat: expected a positive number" ;;
-esac
+REPEAT=${REPEAT:-3}
+# the variables' checks, as for make kselftest, with git bisect run's status
+(check_inputs KDIR REPEAT LRU_MODE VARIANT GUEST_KERNEL HZ ACCEL MEM CPUS) || exit 128
+[ -n "${TEST:-}" ] || abort "TEST=<kselftest> is required (one of: $(selftest_names | tr '\n' ' '))"
+selftest_names | grep -qx -- "$TEST" ||
+	abort "TEST=$TEST: unknown test (known: $(selftest_names | tr '\n' ' '))"
+[ -n "${LRU_MODE:-}" ] || abort "LRU_MODE= is required: mglru or classic"
 # a REPEAT too small for the point: its one-line error
-python3 "$suite/runner/export/bisect_verdict.py" --check "$TEST" "$LRU_MODE" "$repeat" || exit 128
+python3 "$suite/runner/export/bisect_verdict.py" --check "$TEST" "$LRU_MODE" "$REPEAT" || exit 128
 
-commit=$(git -C "$kdir" rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
+commit=$(git -C "$KDIR" rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 results=${RESULTS:-$suite/results/bisect/$commit-$(date +%Y%m%d-%H%M%S)}
-note "bisect: $commit: $TEST ($LRU_MODE) x $repeat into $results"
-KDIR=$kdir TESTS=$TEST LRU_MODE=$LRU_MODE REPEAT=$repeat RESULTS=$results \
+note "bisect: $commit: $TEST ($LRU_MODE) x $REPEAT into $results"
+KDIR=$KDIR TESTS=$TEST LRU_MODE=$LRU_MODE REPEAT=$REPEAT RESULTS=$results \
 	"$suite/runner/run/suite.sh" kselftest >&2
 # the suite's own exit says whether the verdicts met the expectations,
 # which a bisection does not care about: the runs' verdicts decide
-python3 "$suite/runner/export/bisect_verdict.py" "$results" "$TEST" "$LRU_MODE" "$repeat"
+python3 "$suite/runner/export/bisect_verdict.py" "$results" "$TEST" "$LRU_MODE" "$REPEAT"

@@ -30,6 +30,7 @@
 
 . "$(dirname "$0")/../lib.sh"
 set -o pipefail
+check_inputs KDIR KERNEL
 
 # The scratch repositories use no configuration of the host's or the user's
 # (diff.noprefix, format.signature, a commit template, ...).
@@ -72,10 +73,8 @@ TEXT=$SUITE_ROOT/runner/export/series
 source_tree()
 {
 	if [ -n "${KDIR:-}" ]; then
-		check_kdir "$KDIR"
 		realpath "$KDIR"
 	else
-		check_kernel
 		"$SUITE_ROOT/runner/run/fetch-kernel.sh" "$KERNEL"
 	fi
 }

@@ -18,48 +18,15 @@ case $what in
 all|kunit|kselftest|vm-shell|selftest-check) ;;
 *) die "suite.sh: unknown job '$what' (all, kunit, kselftest, vm-shell or selftest-check)" ;;
 esac
-[ -n "${KDIR:-}" ] && check_kdir "$KDIR"
-[ -z "${EXPECT:-}" ] || [ -f "$EXPECT" ] || die "EXPECT=$EXPECT: no such file"
-[ -z "${GUEST_KERNEL:-}" ] || [ -f "$GUEST_KERNEL" ] || die "GUEST_KERNEL=$GUEST_KERNEL: no such file"
-guest_hz >/dev/null || exit 1
-check_kernel
-case ${ACCEL:-auto} in
-auto|kvm|tcg) ;;
-*) die "ACCEL=$ACCEL: expected auto, kvm or tcg" ;;
+# each variable a job uses, before any slow work
+check_inputs KDIR KERNEL EXPECT GUEST_KERNEL HZ ACCEL ARCH JOBS MEM CPUS
+case $what in
+kunit) check_inputs KUNIT_ARCH KUNIT_SANITIZE ;;
+all) check_inputs KUNIT_ARCH KUNIT_SANITIZE TESTS LRU_MODE REPEAT ;;
+kselftest) check_inputs TESTS LRU_MODE REPEAT ;;
+selftest-check) check_inputs KILLS ;;
 esac
-case ${LRU_MODE:-} in
-''|mglru|classic) ;;
-*) die "LRU_MODE=$LRU_MODE: expected mglru or classic (empty: both)" ;;
-esac
-case ${KILLS:-all} in
-all|[1-9]|[1-9][0-9]) ;;
-*) die "KILLS=$KILLS: expected all or a number of kill times per test" ;;
-esac
-[ "$ARCH" = x86_64 ] || die "ARCH=$ARCH: only x86_64 guests are supported"
-case ${KUNIT_ARCH:-um} in
-um|x86_64) ;;
-*) die "KUNIT_ARCH=$KUNIT_ARCH: expected um or x86_64" ;;
-esac
-case ${REPEAT:-1} in
-''|*[!0-9]*|0) die "REPEAT=$REPEAT: expected a positive number" ;;
-esac
-for v in JOBS CPUS; do
-	case ${!v:-1} in
-	*[!0-9]*|0) die "$v=${!v}: expected a positive number" ;;
-	esac
-done
-known=$(suite_tests)
-for t in ${TESTS:-}; do
-	echo "$known" | grep -qx -- "$t" ||
-		die "TESTS: unknown test '$t' (known: $(echo "$known" | tr '\n' ' '))"
-done
-case ${VARIANT:-} in
-''|default) ;;
-port) [ -n "${KDIR:-}" ] || [ "$(kernel_port "$KERNEL")" != - ] ||
-	die "VARIANT=port: $KERNEL has the helpers already (no port in runner/kernels.txt)" ;;
-*) [ -d "$SUITE_ROOT/patches/variants/$VARIANT" ] ||
-	die "VARIANT=$VARIANT: unknown (default, port or one of: $(find "$SUITE_ROOT/patches/variants" -mindepth 1 -maxdepth 1 -type d -printf '%f ' 2>/dev/null))" ;;
-esac
+check_inputs VARIANT
 
 run_id=$(date +%Y%m%d-%H%M%S)-$(tree_name)-${VARIANT:-default}
 RESULTS=${RESULTS:-$SUITE_ROOT/results/$run_id}

@@ -37,7 +37,6 @@ mkdir -p "$CACHE/trees/$(tree_name)" "$CACHE/src"
 hold_lock "$(tree_name)-$role"
 
 if [ -n "${KDIR:-}" ]; then
-	check_kdir "$KDIR"
 	src=$(realpath "$KDIR")
 	port='port-6.12'
 else
@@ -78,8 +77,6 @@ if [ "$role" = kunit ] || [ "${VARIANT:-}" = port ]; then
 fi
 if [ "$role" = guest ] && [ -n "${VARIANT:-}" ] && [ "$VARIANT" != default ] &&
    [ "$VARIANT" != port ]; then
-	[ -d "$SUITE_ROOT/patches/variants/$VARIANT" ] ||
-		die "VARIANT=$VARIANT: no folder patches/variants/$VARIANT"
 	apply "$SUITE_ROOT/patches/variants/$VARIANT"/*.patch
 fi
 

@@ -19,9 +19,7 @@ set -o pipefail
 matrix=${1:-$SUITE_ROOT/expectations/matrix.txt}
 [ -f "$matrix" ] || die "no matrix file $matrix"
 export REPEAT=${REPEAT:-10}
-case $REPEAT in
-''|*[!0-9]*|0) die "REPEAT=$REPEAT: expected a positive number" ;;
-esac
+check_inputs REPEAT KDIR KERNEL HZ ACCEL MEM CPUS JOBS GUEST_KERNEL
 # the verdicts would all be "too few runs": say so before the builds
 if python3 -c 'import sys; sys.path.insert(0, sys.argv[1]); from validate import matrix
 n = int(sys.argv[2])

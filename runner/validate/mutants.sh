@@ -21,7 +21,7 @@
 
 . "$(dirname "$0")/../lib.sh"
 
-check_kernel
+check_inputs KDIR KERNEL JOBS VARIANT KUNIT_SANITIZE
 export LOGDIR=${LOGDIR:-$SUITE_ROOT/results/mutants-$(tree_name)}
 mkdir -p "$LOGDIR"
 hold_lock "$(tree_name)-kunit"
