@@ -15,25 +15,29 @@
 # --units U]`. A "# SKIP" directive is skip, "ok" pass, anything else fail,
 # as runner/ktap.py reads them. Non-numeric metrics are left out.
 #
-# usage: mglru-ktap-to-lava.sh [-t TEST] [-m key|all] [-k KEYS] KTAP
+# usage: mglru-ktap-to-lava.sh [-t TEST] [-m key|all] [-k KEYS] [-u UNITS] KTAP
 #   -t TEST     the test that was run: without a runner's result line in
 #               KTAP (no output, the runner did not start), TEST is reported
 #               as a failure
 #   -k KEYS     the test's key metrics, separated by spaces (runner/export/lava-jobs.py
 #               writes them into the job from runner/selftests.txt)
+#   -u UNITS    the metrics' units, "<suffix>=<unit> ..." (runner/tables.py's,
+#               written into the job): a metric's is the first whose suffix
+#               ends "_<metric>"; without -u, no units
 #   -m all      every numeric metric, not only the key metrics (without
 #               -k, every one too)
 # LAVA_TEST_CASE replaces lava-test-case (make check's stub). Exits 1 when
 # KTAP has no runner's result line, else 0 (the verdicts are LAVA's).
 # POSIX sh and awk: it runs in the guest's rootfs.
 
-test='' metrics=key keys=''
-while getopts t:m:k: opt; do
+test='' metrics=key keys='' units=''
+while getopts t:m:k:u: opt; do
 	case $opt in
 	t) test=$OPTARG ;;
 	m) metrics=$OPTARG ;;
 	k) keys=$OPTARG ;;
-	*) echo "usage: $0 [-t TEST] [-m key|all] [-k KEYS] KTAP" >&2; exit 2 ;;
+	u) units=$OPTARG ;;
+	*) echo "usage: $0 [-t TEST] [-m key|all] [-k KEYS] [-u UNITS] KTAP" >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
@@ -43,7 +47,7 @@ key|all) ;;
 *) echo "$0: -m $metrics: expected key or all" >&2; exit 2 ;;
 esac
 if [ $# -ne 1 ] || [ ! -r "$ktap" ]; then
-	echo "usage: $0 [-t TEST] [-m key|all] [-k KEYS] KTAP (no readable KTAP '$ktap')" >&2
+	echo "usage: $0 [-t TEST] [-m key|all] [-k KEYS] [-u UNITS] KTAP (no readable KTAP '$ktap')" >&2
 	exit 2
 fi
 ltc=${LAVA_TEST_CASE:-lava-test-case}
@@ -59,14 +63,17 @@ else
 fi
 
 # one line per LAVA test case: "<name> <result> [<value> [<units>]]"
-cases=$(awk -v test="$test" -v keys="$keys" '
-function units(k)
+cases=$(awk -v test="$test" -v keys="$keys" -v unitmap="$units" '
+function units(k,    n, i, p, eq, s)
 {
-	if (k ~ /^mib_per_s$|_mib_per_s$/) return "MiB/s"
-	if (k ~ /_s$/) return "s"
-	if (k ~ /_pct$/) return "%"
-	if (k ~ /_mib$|^mib$/) return "MiB"
-	if (k ~ /_pages$/) return "pages"
+	k = "_" k
+	n = split(unitmap, p, " ")
+	for (i = 1; i <= n; i++) {
+		eq = index(p[i], "=")
+		s = substr(p[i], 1, eq - 1)
+		if (eq > 1 && length(k) >= length(s) && substr(k, length(k) - length(s) + 1) == s)
+			return substr(p[i], eq + 1)
+	}
 	return ""
 }
 function verdict(ok, rest)

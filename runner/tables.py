@@ -150,6 +150,23 @@ def stat_test(test, metric):
     return next((r.stats[metric] for r in _selftests().values() if metric in r.stats), None)
 
 
+# a metric's unit by the end of its name, the first that fits "_<name>":
+# a count of pages is in 4 KiB pages; a name that fits none has no unit.
+# The LAVA test definition gets this table with each job (units_param()).
+UNITS = (('_mib_per_s', 'MiB/s'), ('_mib', 'MiB'), ('_pct', '%'),
+         ('_pages', 'pages'), ('_s', 's'))
+
+
+def unit(metric):
+    """METRIC's unit, or None."""
+    return next((u for suffix, u in UNITS if f'_{metric}'.endswith(suffix)), None)
+
+
+def units_param():
+    """UNITS as the LAVA script reads it: "<suffix>=<unit> ..."."""
+    return ' '.join(f'{suffix}={u}' for suffix, u in UNITS)
+
+
 def split_point(point):
     """'aging_oom_mglru' as ('aging_oom', 'mglru'); a point without a mode
     as (point, '')."""
@@ -268,6 +285,7 @@ USAGE = '''usage: tables.py COMMAND
   names                     the kselftests, one a line
   kill-times TEST           TEST's kill times, on one line
   key-metrics TEST          TEST's key metrics, on one line
+  unit METRIC...            each METRIC's unit, one a line (- for none)
   controls                  "<test> <mode> <arguments>", one a control and mode
   kernels                   the kernels, the default first, one a line
   kernel-field NAME FIELD... the fields of kernel NAME ({fields}), on one line
@@ -287,6 +305,8 @@ def main(argv):
         print(' '.join(map(str, kill_times(args[0]))))
     elif cmd == 'key-metrics' and len(args) == 1 and args[0] in _selftests():
         print(' '.join(key_metrics(args[0])))
+    elif cmd == 'unit' and args:
+        print('\n'.join(unit(m) or '-' for m in args))
     elif cmd == 'controls' and not args:
         for t in tests():
             for modes, a in controls(t):

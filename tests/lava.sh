@@ -212,29 +212,33 @@ printf '#!/bin/sh\necho "$*" >>"%s"\n' "$tmp/cases" >"$tmp/bin/lava-test-case"
 chmod +x "$tmp/bin/lava-test-case"
 export PATH=$tmp/bin:$PATH
 
+# want_point POINT VERDICT METRIC=VALUE...: the cases of POINT, each
+# metric's unit runner/tables.py's, the one KCIDB gets
+want_point()
+{
+	local point=$1 verdict=$2 kv u
+	shift 2
+	for kv; do
+		u=$(tables unit "${kv%%=*}")
+		[ "$u" = - ] && u='' || u=" --units $u"
+		echo "$point.${kv%%=*} --result pass --measurement ${kv#*=}$u"
+	done
+	echo "$point --result $verdict"
+}
+units=$(python3 -c 'import sys; sys.path.insert(0, "runner"); import tables; print(tables.units_param())')
+
 fx=tests/fixtures/reworked/kselftest-aging_oom.ktap
 rm -f "$tmp/cases"
 # every metric (-m all): the key metrics' filter is checked with the steps
-expect_rc 0 "ktap-to-lava on $fx" $ktap2lava -t aging_oom -m all "$fx"
-cat >"$tmp/want" <<'EOF'
-aging_oom_mglru.duration_s --result pass --measurement 42.8 --units s
-aging_oom_mglru.oom_kill --result pass --measurement 1
-aging_oom_mglru.rounds_done --result pass --measurement 20
-aging_oom_mglru.reader_passes --result pass --measurement 81
-aging_oom_mglru.refault_file --result pass --measurement 457713
-aging_oom_mglru.reclaimed_pages --result pass --measurement 457713 --units pages
-aging_oom_mglru.oom_file_mib --result pass --measurement 169 --units MiB
-aging_oom_mglru.oom_anon_mib --result pass --measurement 340 --units MiB
-aging_oom_mglru --result fail
-aging_oom_classic.duration_s --result pass --measurement 43.1 --units s
-aging_oom_classic.oom_kill --result pass --measurement 0
-aging_oom_classic.rounds_done --result pass --measurement 20
-aging_oom_classic.reader_passes --result pass --measurement 80
-aging_oom_classic.refault_file --result pass --measurement 548222
-aging_oom_classic.reclaimed_pages --result pass --measurement 548222 --units pages
-aging_oom_classic --result pass
-aging_oom --result fail
-EOF
+expect_rc 0 "ktap-to-lava on $fx" $ktap2lava -t aging_oom -m all -u "$units" "$fx"
+{
+	want_point aging_oom_mglru fail duration_s=42.8 oom_kill=1 rounds_done=20 reader_passes=81 \
+		refault_file=457713 reclaimed_pages=457713 oom_file_mib=169 oom_anon_mib=340
+	want_point aging_oom_classic pass duration_s=43.1 oom_kill=0 rounds_done=20 reader_passes=80 \
+		refault_file=548222 reclaimed_pages=548222
+	echo "aging_oom --result fail"
+} >"$tmp/want"
+grep -q 'reclaimed_pages .* --units pages$' "$tmp/want" || { echo "FAIL: a count of pages has no unit"; rc=1; }
 if ! diff -u "$tmp/want" "$tmp/cases" >"$tmp/diff"; then
 	echo "FAIL: ktap-to-lava reported:"
 	sed 's/^/  | /' "$tmp/diff"
@@ -260,13 +264,28 @@ printf '%s\n' 'TAP version 13' '1..1' '# selftests: mm/mglru: swappiness_sweep' 
 	'# # metric swappiness_sweep_mglru swp10_anon_pct=1.5' \
 	'# ok 1 swappiness_sweep_mglru' 'ok 1 selftests: mm/mglru: swappiness_sweep' >"$tmp/sweep.ktap"
 rm -f "$tmp/cases"
-expect_rc 0 "ktap-to-lava -m all" $ktap2lava -m all "$tmp/sweep.ktap"
+expect_rc 0 "ktap-to-lava -m all" $ktap2lava -m all -u "$units" "$tmp/sweep.ktap"
 want='swappiness_sweep_mglru.swp10_pswpout --result pass --measurement 12
 swappiness_sweep_mglru.swp10_anon_pct --result pass --measurement 1.5 --units %
 swappiness_sweep_mglru --result pass
 swappiness_sweep --result pass'
 [ "$(cat "$tmp/cases" 2>/dev/null)" = "$want" ] ||
 	{ echo "FAIL: -m all reported:"; cat "$tmp/cases"; rc=1; }
+
+# every suffix of runner/tables.py's units, and names that end in none:
+# the LAVA script's unit is the one KCIDB gets
+metrics=(mib=1 read_mib=2 mib_per_s=3 fio_mib_per_s=4 reclaimed_pages=5 pages=6 full_pct=7
+	 teardown_s=8 mib_s=9 rounds=10 s_rounds=11)
+{
+	printf '%s\n' 'TAP version 13' '1..1' '# TAP version 13' '# 1..1'
+	printf '# # metric u_mglru %s\n' "${metrics[@]}"
+	printf '%s\n' '# ok 1 u_mglru' 'ok 1 selftests: mm/mglru: u'
+} >"$tmp/units.ktap"
+rm -f "$tmp/cases"
+expect_rc 0 "ktap-to-lava: the units" $ktap2lava -m all -u "$units" "$tmp/units.ktap"
+{ want_point u_mglru pass "${metrics[@]}"; echo 'u --result pass'; } >"$tmp/want"
+diff -u "$tmp/want" "$tmp/cases" >"$tmp/diff" ||
+	{ echo "FAIL: the LAVA script's units are not runner/tables.py's:"; sed 's/^/  | /' "$tmp/diff"; rc=1; }
 
 # no runner result (the runner did not start): the test fails, exit 1
 : >"$tmp/empty.ktap"

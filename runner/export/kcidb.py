@@ -130,7 +130,7 @@ from export.bisect_verdict import CRASH  # noqa: E402
 from ktap import kselftest_runs, parse as parse_ktap, subtests  # noqa: E402
 from run.kunit_cases import kunit_cases, point_name  # noqa: E402
 from run.summary import judge, numeric, read_tree_info  # noqa: E402
-from tables import expectation_lines, expectations, kernels, key_metrics  # noqa: E402
+from tables import expectation_lines, expectations, kernels, key_metrics, unit  # noqa: E402
 
 SCHEMA = (5, 3)
 ORIGIN = 'mglru_suite'
@@ -169,13 +169,6 @@ def excerpt(lines, limit=EXCERPT_MAX):
     tail = tail[tail.find('\n') + 1:]
     cut = text.count('\n') - head.count('\n') - tail.count('\n')
     return f'{head}[... {cut} lines cut ...]\n{tail}'
-
-
-def unit(key):
-    for suffix, u in (('mib_per_s', 'MiB/s'), ('_mib', 'MiB'), ('_pct', '%'), ('_s', 's')):
-        if key.endswith(suffix):
-            return u
-    return None
 
 
 def finite(value):

@@ -166,6 +166,7 @@ def job(cell, roles, opt, tmo):
             'KSFT_MACHINE_SLOW': 'yes' if slow > 1 else 'no',
             'METRICS': 'key',
             'KEYS': ' '.join(tables.key_metrics(test)),
+            'UNITS': tables.units_param(),
         },
     }
     if opt.revision:
