@@ -189,6 +189,13 @@ def matrix_kernel(k, default):
     return name, variant
 
 
+def on_disk(k):
+    """A matrix kernel, <KERNEL>:<VARIANT>, as a file or folder name: ':'
+    as '+', for virtme-ng's --rwdir cannot share a path with ':'. Names
+    that are text (matrix.txt, LAVA's job_name, summary.json) keep ':'."""
+    return k.replace(':', '+')
+
+
 @functools.lru_cache(maxsize=None)
 def matrix(path=MATRIX, kernels_known=True):
     """The matrix's rows, [Row], each <test> mglru|classic <bug kernel>
@@ -286,6 +293,7 @@ USAGE = '''usage: tables.py COMMAND
   kill-times TEST           TEST's kill times, on one line
   key-metrics TEST          TEST's key metrics, on one line
   unit METRIC...            each METRIC's unit, one a line (- for none)
+  units                     the units as the LAVA script takes them (-u)
   controls                  "<test> <mode> <arguments>", one a control and mode
   kernels                   the kernels, the default first, one a line
   kernel-field NAME FIELD... the fields of kernel NAME ({fields}), on one line
@@ -293,6 +301,7 @@ USAGE = '''usage: tables.py COMMAND
   archives                  "<archive> <suite>" of the kernels, once each
   kernel-of-version VERSION the kernel of that upstream version (exit 1: none)
   matrix-rows FILE [TEST...] FILE's rows, checked; only TESTS' rows if given
+  on-disk KERNEL            a matrix kernel <name>:<variant> as a file name
   expect-file KERNEL VARIANT the expectations file (nothing if there is none)
   expect-points FILE KEYWORD "<point> <reason>" of each point FILE expects KEYWORD'''
 
@@ -305,6 +314,8 @@ def main(argv):
         print(' '.join(map(str, kill_times(args[0]))))
     elif cmd == 'key-metrics' and len(args) == 1 and args[0] in _selftests():
         print(' '.join(key_metrics(args[0])))
+    elif cmd == 'units' and not args:
+        print(units_param())
     elif cmd == 'unit' and args:
         print('\n'.join(unit(m) or '-' for m in args))
     elif cmd == 'controls' and not args:
@@ -334,6 +345,8 @@ def main(argv):
         for r in rows:
             if len(args) == 1 or r.test in args[1:]:
                 print(' '.join(r))
+    elif cmd == 'on-disk' and len(args) == 1:
+        print(on_disk(args[0]))
     elif cmd == 'expect-file' and len(args) == 2:
         path = expect_file(*args)
         if path:

@@ -225,7 +225,7 @@ want_point()
 	done
 	echo "$point --result $verdict"
 }
-units=$(python3 -c 'import sys; sys.path.insert(0, "runner"); import tables; print(tables.units_param())')
+units=$(tables units)
 
 fx=tests/fixtures/reworked/kselftest-aging_oom.ktap
 rm -f "$tmp/cases"

@@ -212,7 +212,7 @@ fi
 printf '#!/bin/sh\necho "$*" >>"%s"\n' "$tmp/cases" >"$tmp/lava-test-case"
 chmod +x "$tmp/lava-test-case"
 expect_rc 0 "lava: ktap-to-lava reports $new's KTAP" env LAVA_TEST_CASE="$tmp/lava-test-case" \
-	"$suite/lava/mglru-ktap-to-lava.sh" -t "$new" -k "$(tables key-metrics "$new")" \
+	"$suite/lava/mglru-ktap-to-lava.sh" -t "$new" -k "$(tables key-metrics "$new")" -u "$(tables units)" \
 	"$run/kselftest-$new.ktap"
 for mode in mglru classic; do
 	sed -n "s/^# # metric ${new}_$mode \(oom_kill\|swapped_mib\|mib_per_s\|full_pct\)=/\1 /p" \
@@ -245,6 +245,7 @@ for f in files:
     validate(d, strict=True, extra_context_variables=[])
     p = [a for a in d['actions'] if 'test' in a][0]['test']['definitions'][0]['params']
     assert (p['TEST'], p['LRU_MODE']) == (new, 'classic'), p
+    assert p['UNITS'] and p['KEYS'], p
 PY
 # the row in the copy's matrix (adding a validation row, a commit of its
 # own): make lava-local's job for its cell, through lava-run --validate
