@@ -330,7 +330,7 @@ def main():
                 os.unlink(path)
     for cell, roles in cells.items():
         kernel, variant, test, mode = cell
-        name = f'{test}-{mode}-{kernel}+{variant}.yaml'
+        name = f'{test}-{mode}-{tables.on_disk(f"{kernel}:{variant}")}.yaml'
         data = job(cell, roles, opt, tmo)
         with open(os.path.join(opt.out, name), 'w') as f:
             f.write('# SPDX-License-Identifier: GPL-2.0\n'

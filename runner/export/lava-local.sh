@@ -52,7 +52,7 @@ variant=${VARIANT:-default}
 case $test in
 *' '*) die "TESTS=$test: make lava-local runs one test" ;;
 esac
-cell=$test-$mode-$KERNEL+$variant
+cell=$test-$mode-$(tables on-disk "$KERNEL:$variant")
 
 # owned_dir DIR: DIR is ours (this user's, not a symlink) or absent
 owned_dir()

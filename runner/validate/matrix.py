@@ -22,13 +22,11 @@ import sys
 
 RUNNER = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, RUNNER)  # the core (tables, ktap) and the job folders
-from tables import key_metrics, matrix  # noqa: E402
+from tables import key_metrics, matrix, on_disk  # noqa: E402
 
 
 def load_summary(out, test, mode, kernel):
-    # a folder name without ':', which virtme-ng's --rwdir cannot take
-    path = os.path.join(out, f'{test}_{mode}', kernel.replace(':', '+'),
-                        'summary.json')
+    path = os.path.join(out, f'{test}_{mode}', on_disk(kernel), 'summary.json')
     if not os.path.exists(path):
         sys.exit(f'mglru: error: no {path}: run runner/validate/matrix.sh first')
     with open(path) as f:

@@ -44,8 +44,7 @@ t0=$(date +%s)
 declare -A done_runs
 while read -r test mode bug fixed; do
 	for k in "$bug" "$fixed"; do
-		# the folder has no ':', which virtme-ng's --rwdir cannot take
-		dir=$out/${test}_$mode/${k/:/+}
+		dir=$out/${test}_$mode/$(tables on-disk "$k")
 		[ -z "${done_runs[$dir]:-}" ] || continue
 		done_runs[$dir]=1
 		note "$test ($mode) on kernel $k"
