@@ -26,24 +26,13 @@ check()
 check deps runner/run/deps.sh all
 check tree-kunit runner/run/tree.sh kunit
 check static tests/static.sh "$(tree_dir kunit)"
-check summary tests/summary.sh
 check docs runner/export/doc_tables.py --check
-check compare tests/compare.sh
-check kcidb tests/kcidb.sh
-check matrix tests/matrix.sh
-check tree-refresh tests/tree-refresh.sh
-check runner-input tests/runner-input.sh
-check guest-reaping tests/guest-reaping.sh
-check locks tests/locks.sh
-check journal-fuzz tests/journal-fuzz.sh
-check hook-applies tests/hook-applies.sh
-check series tests/series.sh
-check series-build tests/series-build.sh
-check selftests-build tests/selftests-build.sh
-check ktap-parses tests/ktap-parses.sh
-check lava tests/lava.sh
-check new-kselftest tests/new-kselftest.sh
-check bisect tests/bisect.sh
+# the checks that are one script of tests/ each, named after it
+for t in summary compare kcidb matrix tree-refresh runner-input guest-reaping locks \
+	 journal-fuzz hook-applies series series-build selftests-build ktap-parses lava \
+	 new-kselftest bisect; do
+	check "$t" "tests/$t.sh"
+done
 if [ -n "${KDIR:-}" ]; then
 	check kunit-um runner/run/suite.sh kunit
 else

@@ -240,8 +240,8 @@ fi
 # the job: runner/export/lava-jobs.py's, for this cell, with file:// URLs and this
 # checkout as the test definition's repository
 rev=$(git -C "$SUITE_ROOT" rev-parse HEAD) || die "$SUITE_ROOT is not a git checkout"
-git -C "$SUITE_ROOT" diff --quiet HEAD -- lava runner/selftests.txt ||
-	note "warning: lava/ or runner/selftests.txt has uncommitted changes: the job runs HEAD's"
+git -C "$SUITE_ROOT" diff --quiet HEAD -- lava ||
+	note "warning: lava/ has uncommitted changes: the job runs HEAD's"
 LAVA_KERNEL_URL="file://$run/bzImage" LAVA_ROOTFS_URL="file://$run/rootfs.ext4" \
 	LAVA_TESTDEF_REPO=$SUITE_ROOT LAVA_TESTDEF_REVISION=$rev \
 	LAVA_MODULES_URL='' ACCEL=${ACCEL:-auto} \
