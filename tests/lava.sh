@@ -83,7 +83,7 @@ PY
 jobs=$tmp/jobs
 expect_rc 0 "lava-jobs.py writes the matrix's jobs" runner/export/lava-jobs.py --out "$jobs"
 # one job per cell: both kernels of each row, per test and LRU mode
-want=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' expectations/matrix.txt |
+want=$(python3 runner/tables.py matrix-rows expectations/matrix.txt |
 	awk '{ print $1, $2, $3; print $1, $2, $4 }' | sort -u | wc -l)
 got=$(find "$jobs" -name '*.yaml' | wc -l)
 if [ "$want" -ne "$got" ] || [ "$got" -eq 0 ]; then
