@@ -74,6 +74,8 @@ fast_error "HZ unsupported" "HZ=300: expected 100, 250 or 1000" \
 fast_error "matrix: HZ unsupported" "HZ=300: expected 100, 250 or 1000" \
 	env HZ=300 runner/validate/matrix.sh
 fast_error "lava-local: ACCEL unknown" "ACCEL=warp" env ACCEL=warp runner/export/lava-local.sh
+fast_error "lava-local: ARCH unsupported" "ARCH=riscv" env ARCH=riscv runner/export/lava-local.sh
+fast_error "lava-local: JOBS not a number" "JOBS=many" env JOBS=many runner/export/lava-local.sh
 fast_error "mutants: KERNEL unknown" "KERNEL=debian-9.9: unknown" \
 	env -u KDIR KERNEL=debian-9.9 runner/validate/mutants.sh
 fast_error "series: KDIR missing" "KDIR=/nonexistent/linux: no such directory" \

@@ -45,7 +45,7 @@ esac
 
 LAVA_CACHE=$CACHE/lava
 PY=/usr/bin/python3
-check_inputs KDIR KERNEL VARIANT TESTS LRU_MODE HZ ACCEL MEM CPUS GUEST_KERNEL
+check_inputs KDIR KERNEL VARIANT TESTS LRU_MODE HZ ACCEL ARCH JOBS MEM CPUS GUEST_KERNEL
 test=${TESTS:-readahead_refault}
 mode=${LRU_MODE:-mglru}
 variant=${VARIANT:-default}
