@@ -7,14 +7,10 @@ line "ok|not ok N selftests: mm/mglru: <prog> [# directive]", and, one
 "# " level down or more, the program's result lines "ok|not ok N <point>
 [# SKIP|TODO|XFAIL|TIMEOUT ...]" and its "metric <point> <key>=<value>"
 diagnostics. KUnit's test.log: "# Subtest: <suite>" lines and result
-lines nested by indentation, a suite's own result line closing it.
-
-Run on its own, it prints each point of a kselftest KTAP file as
-"<point> <verdict>"."""
+lines nested by indentation, a suite's own result line closing it."""
 
 import os
 import re
-import sys
 
 RESULT = re.compile(r'^(not ok|ok) \d+ (?:- )?(\S+)(?:.*?#\s*(SKIP|TODO|XFAIL|TIMEOUT)\b(.*))?')
 METRIC = re.compile(r'^metric (\S+) ([A-Za-z0-9_.]+)=(\S+)$')
@@ -157,9 +153,3 @@ def subtests(path):
             block = []
     return out
 
-
-if __name__ == '__main__':
-    if len(sys.argv) != 2:
-        sys.exit('usage: ktap.py KSELFTEST_KTAP')
-    for point, verdict in verdicts(sys.argv[1])[0].items():
-        print(point, verdict)
