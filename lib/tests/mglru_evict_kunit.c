@@ -30,8 +30,13 @@
  * The folios are the test's own, with no mapping, added to the root memcg's
  * lruvec as any folio is: page cache folios, and anon ones (swap-backed).
  * Reclaim finds the dirty ones with nothing to write them and puts them
- * back. The cases need MGLRU on and turn it on for their duration if it is
- * off.
+ * back. The cases need MGLRU on (CONFIG_LRU_GEN_ENABLED=y, as the suite's
+ * kunitconfig sets it, or lru_gen/enabled) and never switch it: with MGLRU
+ * off they skip, a state of the machine that is not theirs to change.
+ *
+ * What each case checks is an effect of one fix that a caller or a later
+ * reclaim pass can observe; Documentation of the suite (doc/kunit.rst)
+ * maps each to its case and to the mutants that break it.
  *
  * Included by mglru_kunit.c, inside mm/vmscan.c's CONFIG_LRU_GEN section.
  */
@@ -43,11 +48,6 @@ struct mglru_folios {
 	struct lruvec *lruvec;
 };
 
-static void mglru_lru_gen_off(void *unused)
-{
-	lru_gen_change_state(false);
-}
-
 static void mglru_folios_put(void *arg)
 {
 	struct mglru_folios *f = arg;
@@ -58,6 +58,8 @@ static void mglru_folios_put(void *arg)
 			continue;
 		folio_clear_dirty(f->folio[i]);
 		folio_clear_reclaim(f->folio[i]);
+		if (folio_test_writeback(f->folio[i]))
+			folio_end_writeback(f->folio[i]);
 		folio_put(f->folio[i]);
 	}
 }
@@ -96,13 +98,11 @@ static void mglru_drop_empty_gens(struct lruvec *lruvec)
 	rcu_read_unlock();
 }
 
-static void mglru_lru_gen_on(struct kunit *test)
+/* MGLRU is the machine's to switch, not the test's */
+static void mglru_need_lru_gen(struct kunit *test)
 {
-	if (lru_gen_enabled())
-		return;
-	lru_gen_change_state(true);
-	KUNIT_ASSERT_EQ(test, 0,
-			kunit_add_action_or_reset(test, mglru_lru_gen_off, NULL));
+	if (!lru_gen_enabled())
+		kunit_skip(test, "MGLRU is off on this machine (lru_gen/enabled)");
 }
 
 /*
@@ -145,35 +145,69 @@ static void mglru_folios_add(struct mglru_folios *f)
 	migrate_enable();
 }
 
-/* Skip the case unless all of @f is in the oldest generation of @type. */
+/*
+ * Expect every folio of @f on the LRU, in the generation of @seq. Returns
+ * how many are not.
+ */
+static int mglru_folios_in_gen(struct kunit *test, struct mglru_folios *f,
+			       unsigned long seq, const char *what)
+{
+	int i, gen = lru_gen_from_seq(seq), wrong = 0, first = -1;
+
+	for (i = 0; i < MGLRU_NR_FOLIOS; i++) {
+		if (folio_test_lru(f->folio[i]) && folio_lru_gen(f->folio[i]) == gen)
+			continue;
+		wrong++;
+		if (first < 0)
+			first = i;
+	}
+	KUNIT_EXPECT_EQ_MSG(test, wrong, 0,
+			    "%s: folio %d %s generation %d, not %d (max_seq's is %d)",
+			    what, first, first >= 0 && folio_test_lru(f->folio[first]) ?
+			    "in" : "off the LRU, was", first < 0 ? gen :
+			    folio_lru_gen(f->folio[first]), gen,
+			    lru_gen_from_seq(READ_ONCE(f->lruvec->lrugen.max_seq)));
+	return wrong;
+}
+
+/*
+ * All of @f in the oldest generation of @type, one that reclaim can evict.
+ * The case put them there: anything else fails it, it does not skip.
+ */
 static void mglru_folios_in_oldest(struct kunit *test, struct mglru_folios *f,
 				   int type)
 {
 	struct lru_gen_folio *lrugen = &f->lruvec->lrugen;
-	int i, oldest;
 
-	if (get_nr_gens(f->lruvec, type) == MIN_NR_GENS)
-		kunit_skip(test, "the lruvec has no %s generation to evict",
-			   type == LRU_GEN_FILE ? "file" : "anon");
-	oldest = lru_gen_from_seq(READ_ONCE(lrugen->min_seq[type]));
-	for (i = 0; i < MGLRU_NR_FOLIOS; i++) {
-		if (!folio_test_lru(f->folio[i]) ||
-		    folio_lru_gen(f->folio[i]) != oldest)
-			kunit_skip(test, "%s folio %d is not in the oldest generation",
-				   type == LRU_GEN_FILE ? "file" : "anon", i);
-	}
+	KUNIT_ASSERT_GT_MSG(test, get_nr_gens(f->lruvec, type), MIN_NR_GENS,
+			    "the lruvec has no %s generation to evict",
+			    type == LRU_GEN_FILE ? "file" : "anon");
+	KUNIT_ASSERT_EQ(test, 0,
+			mglru_folios_in_gen(test, f, READ_ONCE(lrugen->min_seq[type]),
+					    "the oldest generation"));
+}
+
+/*
+ * Bring @f, back on the LRU after a pass, to the oldest file generation
+ * again with one to spare, as the next pass of reclaim would find it.
+ */
+static void mglru_folios_make_oldest(struct kunit *test, struct mglru_folios *f)
+{
+	mglru_drop_empty_gens(f->lruvec);
+	mglru_age_file(f->lruvec, MIN_NR_GENS + 1, 0);
+	mglru_folios_in_oldest(test, f, LRU_GEN_FILE);
 }
 
 /*
  * MGLRU on, and MGLRU_NR_FOLIOS file folios (dirty if @dirty) on the LRU,
  * all in the oldest file generation of their lruvec, which must have one
- * to evict. Anything else is a precondition not met: the case is skipped.
+ * to evict.
  */
 static struct mglru_folios *mglru_folios_init(struct kunit *test, bool dirty)
 {
 	struct mglru_folios *f;
 
-	mglru_lru_gen_on(test);
+	mglru_need_lru_gen(test);
 	f = mglru_folios_alloc(test, false, dirty);
 	/* a generation to evict besides the MIN_NR_GENS youngest */
 	mglru_age_file(f->lruvec, MIN_NR_GENS + 1, 0);
@@ -193,10 +227,11 @@ static struct mglru_folios *mglru_folios_init(struct kunit *test, bool dirty)
  * One pass of root reclaim over the lruvec, anon left alone (no may_swap),
  * with a budget of all of it (priority 0), as shrink_many() makes it.
  */
-static void mglru_shrink_file(struct kunit *test, struct mglru_folios *f,
+static bool mglru_shrink_file(struct kunit *test, struct mglru_folios *f,
 			      struct scan_control *sc)
 {
 	struct reclaim_state rs = {};
+	bool need_rotate;
 
 	sc->gfp_mask = GFP_KERNEL;
 	sc->priority = 0;
@@ -204,10 +239,17 @@ static void mglru_shrink_file(struct kunit *test, struct mglru_folios *f,
 	sc->reclaim_idx = MAX_NR_ZONES - 1;
 
 	set_task_reclaim_state(current, &rs);
-	try_to_shrink_lruvec(f->lruvec, sc);
+	need_rotate = try_to_shrink_lruvec(f->lruvec, sc);
 	set_task_reclaim_state(current, NULL);
+	return need_rotate;
 }
 
+/*
+ * Dirty file folios with nothing to write them: shrink_folio_list() marks
+ * each for immediate reclaim (PG_reclaim) and rejects it. The batch reports
+ * them in sc->nr, and they go back to the second youngest generation, out
+ * of the way of the next pass until their writeback ends.
+ */
 static void mglru_test_evict_counts_dirty(struct kunit *test)
 {
 	struct scan_control sc = {};
@@ -225,22 +267,106 @@ static void mglru_test_evict_counts_dirty(struct kunit *test)
 	KUNIT_EXPECT_GE_MSG(test, sc.nr.dirty, MGLRU_NR_FOLIOS,
 			    "sc->nr.dirty: evict_folios() did not report the dirty folios");
 	KUNIT_EXPECT_LE(test, sc.nr.dirty, sc.nr.taken);
+	mglru_folios_in_gen(test, f, READ_ONCE(f->lruvec->lrugen.max_seq) - 1,
+			    "rejected dirty folios");
+}
+
+static void mglru_folios_start_writeback(struct mglru_folios *f)
+{
+	int i;
+
+	for (i = 0; i < MGLRU_NR_FOLIOS; i++) {
+		folio_lock(f->folio[i]);
+		folio_start_writeback(f->folio[i]);
+		folio_unlock(f->folio[i]);
+	}
+}
+
+/*
+ * File folios under writeback, met by two passes. The first marks them
+ * PG_reclaim and counts them as writeback; the second finds them marked and
+ * counts them as congested: every dirty folio congested is what makes
+ * shrink_node() flag a memcg congested and throttle its reclaim.
+ */
+static void mglru_test_evict_counts_writeback(struct kunit *test)
+{
+	struct scan_control first = {}, second = {};
+	struct mglru_folios *f = mglru_folios_init(test, false);
+	int i;
+
+	mglru_folios_start_writeback(f);
+	mglru_shrink_file(test, f, &first);
+
+	for (i = 0; i < MGLRU_NR_FOLIOS; i++)
+		KUNIT_ASSERT_TRUE_MSG(test, folio_test_reclaim(f->folio[i]),
+				      "folio %d was not marked for immediate reclaim", i);
+	KUNIT_EXPECT_GE(test, first.nr.taken, MGLRU_NR_FOLIOS);
+	KUNIT_EXPECT_GE_MSG(test, first.nr.writeback, MGLRU_NR_FOLIOS,
+			    "sc->nr.writeback: the folios under writeback were not reported");
+	KUNIT_EXPECT_GE_MSG(test, first.nr.dirty, MGLRU_NR_FOLIOS,
+			    "sc->nr.dirty: folios under writeback count as dirty");
+	mglru_folios_in_gen(test, f, READ_ONCE(f->lruvec->lrugen.max_seq) - 1,
+			    "rejected folios under writeback");
+
+	mglru_folios_make_oldest(test, f);
+	mglru_shrink_file(test, f, &second);
+
+	KUNIT_EXPECT_GE_MSG(test, second.nr.congested, MGLRU_NR_FOLIOS,
+			    "sc->nr.congested: the marked folios still under writeback were not reported");
+	KUNIT_EXPECT_EQ_MSG(test, second.nr.congested, second.nr.dirty,
+			    "every dirty folio met was congested: shrink_node() must see it");
+}
+
+/*
+ * An aging attempt of try_to_shrink_lruvec() that loses the race with
+ * another reclaimer, through the static stub of try_to_inc_max_seq().
+ * @other_ages: the other reclaimer made the new generation first (this
+ * attempt then finds max_seq moved); else it holds the mm walk and nothing
+ * ages yet. Either way the attempt returns false.
+ */
+struct mglru_lost_aging {
+	bool other_ages;
+	int attempts;
+};
+
+#ifdef for_each_evictable_type
+#define MGLRU_AGING_ARG	int swappiness
+#else
+#define MGLRU_AGING_ARG	bool swappiness
+#endif
+
+static bool mglru_aging_loses(struct lruvec *lruvec, unsigned long seq,
+			      MGLRU_AGING_ARG, bool force_scan)
+{
+	struct kunit *test = kunit_get_current_test();
+	struct mglru_lost_aging *lost = test->priv;
+
+	if (lost->attempts++ == 0 && lost->other_ages) {
+		/* the other reclaimer's step, from the same max_seq */
+		kunit_deactivate_static_stub(test, try_to_inc_max_seq);
+		KUNIT_EXPECT_TRUE(test, try_to_inc_max_seq(lruvec, seq, swappiness, force_scan));
+		kunit_activate_static_stub(test, try_to_inc_max_seq, mglru_aging_loses);
+	}
+	return false;
 }
 
 /*
  * The file type has one generation to evict besides the MIN_NR_GENS
  * youngest, so below DEF_PRIORITY should_run_aging() asks for aging while
- * eviction is still possible. The pass must age, and evict the oldest
- * generation's folios.
+ * eviction is still possible. Whatever the aging attempt gives, the pass
+ * must evict the oldest generation's folios; it asks for the next memcg
+ * (returns true) only when it made a new generation itself.
  */
-static void mglru_test_shrink_evicts_after_aging(struct kunit *test)
+static void mglru_shrink_after_aging(struct kunit *test,
+				     struct mglru_lost_aging *lost)
 {
 	struct scan_control sc = { .priority = 0 };
 	struct mglru_folios *f;
 	unsigned long max_seq;
+	bool need_rotate;
 	int i;
 
-	mglru_lru_gen_on(test);
+	mglru_need_lru_gen(test);
 	f = mglru_folios_alloc(test, false, false);
 
 	/*
@@ -259,19 +385,60 @@ static void mglru_test_shrink_evicts_after_aging(struct kunit *test)
 	mglru_age_file(f->lruvec, MIN_NR_GENS + 1, 0);
 	mglru_folios_add(f);
 	mglru_folios_in_oldest(test, f, LRU_GEN_FILE);
+	KUNIT_ASSERT_EQ(test, get_nr_gens(f->lruvec, LRU_GEN_FILE), MIN_NR_GENS + 1);
 
 	max_seq = READ_ONCE(f->lruvec->lrugen.max_seq);
-	if (!should_run_aging(f->lruvec, max_seq, &sc, get_swappiness(f->lruvec, &sc)))
-		kunit_skip(test, "%d file generations: should_run_aging() wants none",
-			   get_nr_gens(f->lruvec, LRU_GEN_FILE));
+	KUNIT_ASSERT_TRUE_MSG(test, should_run_aging(f->lruvec, max_seq, &sc,
+						     get_swappiness(f->lruvec, &sc)),
+			      "%d file generations: should_run_aging() wants none",
+			      get_nr_gens(f->lruvec, LRU_GEN_FILE));
 
-	mglru_shrink_file(test, f, &sc);
+	if (lost) {
+		test->priv = lost;
+		kunit_activate_static_stub(test, try_to_inc_max_seq, mglru_aging_loses);
+	}
+	need_rotate = mglru_shrink_file(test, f, &sc);
+	if (lost)
+		kunit_deactivate_static_stub(test, try_to_inc_max_seq);
 
-	KUNIT_EXPECT_GT_MSG(test, READ_ONCE(f->lruvec->lrugen.max_seq), max_seq,
-			    "the pass did not age the lruvec");
 	KUNIT_EXPECT_GE_MSG(test, sc.nr.taken, MGLRU_NR_FOLIOS,
 			    "the pass stopped after aging: it isolated %u folios",
 			    (unsigned int)sc.nr.taken);
+	if (!lost) {
+		KUNIT_EXPECT_EQ_MSG(test, READ_ONCE(f->lruvec->lrugen.max_seq), max_seq + 1,
+				    "the pass did not age the lruvec once");
+		KUNIT_EXPECT_TRUE_MSG(test, need_rotate,
+				      "the pass made a generation and did not say so");
+		return;
+	}
+	KUNIT_EXPECT_EQ_MSG(test, lost->attempts, 1,
+			    "one aging attempt a pass: root reclaim moves on after it evicts");
+	KUNIT_EXPECT_EQ_MSG(test, READ_ONCE(f->lruvec->lrugen.max_seq),
+			    max_seq + lost->other_ages,
+			    "a lost aging attempt must not age the lruvec itself");
+	KUNIT_EXPECT_FALSE_MSG(test, need_rotate,
+			       "the pass lost its aging attempt yet asked for rotation");
+}
+
+static void mglru_test_shrink_evicts_after_aging(struct kunit *test)
+{
+	mglru_shrink_after_aging(test, NULL);
+}
+
+/* the production OOM's path: another reclaimer aged the lruvec first */
+static void mglru_test_shrink_evicts_after_losing_aging(struct kunit *test)
+{
+	struct mglru_lost_aging lost = { .other_ages = true };
+
+	mglru_shrink_after_aging(test, &lost);
+}
+
+/* the attempt fails and nothing ages: the mm walk is another's */
+static void mglru_test_shrink_evicts_when_aging_fails(struct kunit *test)
+{
+	struct mglru_lost_aging lost = { .other_ages = false };
+
+	mglru_shrink_after_aging(test, &lost);
 }
 
 static void mglru_test_evict_counts_clean(struct kunit *test)
@@ -302,8 +469,8 @@ static void mglru_folio_read_often(struct kunit *test, struct folio *folio)
 
 	for (i = 0; i < 64 && !folio_test_workingset(folio); i++)
 		folio_mark_accessed(folio);
-	if (!folio_test_workingset(folio))
-		kunit_skip(test, "folio_mark_accessed() did not set PG_workingset");
+	KUNIT_ASSERT_TRUE_MSG(test, folio_test_workingset(folio),
+			      "folio_mark_accessed() did not set PG_workingset");
 }
 
 /* The folios of the oldest generation of @type, all zones. */
@@ -318,13 +485,16 @@ static size_t mglru_oldest_count(struct lruvec *lruvec, int type)
 	return n;
 }
 
+struct mglru_isolated {
+	int scanned, isolated, type, type_scanned, anon, file;
+};
+
 /*
- * At swappiness 1 get_type_to_scan() picks file. The oldest file
- * generation holds only protected folios, so scan_folios() scans them all
- * and isolates none; anon folios wait in the oldest anon generation.
- * isolate_folios() must stay on file: it scanned something.
+ * One isolate_folios() call at @swappiness, as evict_folios() makes it, and
+ * every folio it took put straight back.
  */
-static void mglru_test_isolate_keeps_scanned_type(struct kunit *test)
+static void mglru_isolate(struct lruvec *lruvec, int swappiness,
+			  struct mglru_isolated *r)
 {
 	struct scan_control sc = {
 		.gfp_mask = GFP_KERNEL,
@@ -332,15 +502,40 @@ static void mglru_test_isolate_keeps_scanned_type(struct kunit *test)
 		.may_swap = 1,
 		.reclaim_idx = MAX_NR_ZONES - 1,
 	};
-	struct mglru_folios *anon, *file;
 	struct folio *folio, *next;
-	struct lruvec *lruvec;
-	int i, scanned, isolated = 0, type = -1, type_scanned = 0;
-	int nr_anon = 0;
-	size_t others;
 	LIST_HEAD(list);
 
-	mglru_lru_gen_on(test);
+	*r = (struct mglru_isolated){ .type = -1 };
+	rcu_read_lock();
+	spin_lock_irq(&lruvec->lru_lock);
+	r->scanned = isolate_folios(MAX_LRU_BATCH, lruvec, &sc, swappiness, &list,
+				    &r->isolated, &r->type, &r->type_scanned);
+	spin_unlock_irq(&lruvec->lru_lock);
+	rcu_read_unlock();
+
+	list_for_each_entry_safe(folio, next, &list, lru) {
+		if (folio_is_file_lru(folio))
+			r->file++;
+		else
+			r->anon++;
+		list_del(&folio->lru);
+		folio_putback_lru(folio);
+	}
+}
+
+/*
+ * Test anon folios in the oldest anon generation, test file folios (read
+ * often if @protected) in the oldest file generation, nothing else in
+ * either: as reclaim at @swappiness would meet them.
+ */
+static void mglru_isolate_both(struct kunit *test, int swappiness, bool protected,
+			       struct mglru_isolated *r)
+{
+	struct mglru_folios *anon, *file;
+	struct lruvec *lruvec;
+	int i;
+
+	mglru_need_lru_gen(test);
 	anon = mglru_folios_alloc(test, true, false);
 	file = mglru_folios_alloc(test, false, false);
 	lruvec = anon->lruvec;
@@ -352,44 +547,101 @@ static void mglru_test_isolate_keeps_scanned_type(struct kunit *test)
 		mglru_age_once(lruvec, 1);
 	mglru_age_file(lruvec, MIN_NR_GENS + 1, 1);
 	mglru_folios_add(file);
-	for (i = 0; i < MGLRU_NR_FOLIOS; i++)
+	for (i = 0; protected && i < MGLRU_NR_FOLIOS; i++)
 		mglru_folio_read_often(test, file->folio[i]);
 
 	mglru_folios_in_oldest(test, anon, LRU_GEN_ANON);
 	mglru_folios_in_oldest(test, file, LRU_GEN_FILE);
+	if (mglru_oldest_count(lruvec, LRU_GEN_FILE) != MGLRU_NR_FOLIOS ||
+	    mglru_oldest_count(lruvec, LRU_GEN_ANON) != MGLRU_NR_FOLIOS)
+		kunit_skip(test, "folios not the test's in the oldest generations: the machine's");
+	mglru_isolate(lruvec, swappiness, r);
+}
 
-	rcu_read_lock();
-	spin_lock_irq(&lruvec->lru_lock);
-	others = mglru_oldest_count(lruvec, LRU_GEN_FILE) - MGLRU_NR_FOLIOS;
-	if (!others)
-		scanned = isolate_folios(MAX_LRU_BATCH, lruvec, &sc, 1, &list,
-					 &isolated, &type, &type_scanned);
-	spin_unlock_irq(&lruvec->lru_lock);
-	rcu_read_unlock();
+/*
+ * At swappiness 1 get_type_to_scan() picks file. The oldest file
+ * generation holds only protected folios, so scan_folios() scans them all
+ * and isolates none; anon folios wait in the oldest anon generation.
+ * isolate_folios() must stay on file: it scanned something.
+ */
+static void mglru_test_isolate_keeps_scanned_type(struct kunit *test)
+{
+	struct mglru_isolated r;
 
-	list_for_each_entry_safe(folio, next, &list, lru) {
-		nr_anon += !folio_is_file_lru(folio);
-		list_del(&folio->lru);
-		folio_putback_lru(folio);
-	}
-	if (others)
-		kunit_skip(test, "%zu other folios in the oldest file generation", others);
+	mglru_isolate_both(test, 1, true, &r);
 
-	KUNIT_ASSERT_GE_MSG(test, scanned, MGLRU_NR_FOLIOS,
+	KUNIT_ASSERT_GE_MSG(test, r.scanned, MGLRU_NR_FOLIOS,
 			    "the protected file folios were not scanned");
-	KUNIT_EXPECT_EQ_MSG(test, nr_anon, 0,
+	KUNIT_EXPECT_EQ_MSG(test, r.anon, 0,
 			    "isolate_folios() turned to anon after scanning file");
-	KUNIT_EXPECT_EQ(test, isolated, 0);
+	KUNIT_EXPECT_EQ(test, r.isolated, 0);
+}
+
+/*
+ * At MAX_SWAPPINESS get_type_to_scan() picks anon, and the oldest anon
+ * generation has folios to isolate: isolate_folios() takes them and stops
+ * there, reporting anon, without touching file.
+ */
+static void mglru_test_isolate_takes_the_chosen_type(struct kunit *test)
+{
+	struct mglru_isolated r;
+
+	mglru_isolate_both(test, MAX_SWAPPINESS, false, &r);
+
+	KUNIT_EXPECT_EQ_MSG(test, r.anon, MGLRU_NR_FOLIOS,
+			    "isolate_folios() did not take the anon folios it chose");
+	KUNIT_EXPECT_EQ_MSG(test, r.file, 0,
+			    "isolate_folios() went on to file after isolating anon");
+	KUNIT_EXPECT_EQ(test, r.type, LRU_GEN_ANON);
+	KUNIT_EXPECT_EQ(test, r.type_scanned, MGLRU_NR_FOLIOS);
+}
+
+/*
+ * At MAX_SWAPPINESS get_type_to_scan() picks anon, but the anon type has
+ * nothing to scan: isolate_folios() must turn to file, take the test's
+ * file folios and report file as the type it isolated.
+ */
+static void mglru_test_isolate_falls_back_when_nothing_scanned(struct kunit *test)
+{
+	struct mglru_folios *f = mglru_folios_init(test, false);
+	struct lru_gen_folio *lrugen = &f->lruvec->lrugen;
+	struct mglru_isolated r;
+
+	/* let anon's min_seq pass its empty generations */
+	rcu_read_lock();
+	spin_lock_irq(&f->lruvec->lru_lock);
+	try_to_inc_min_seq(f->lruvec, MAX_SWAPPINESS);
+	spin_unlock_irq(&f->lruvec->lru_lock);
+	rcu_read_unlock();
+	if (get_nr_gens(f->lruvec, LRU_GEN_ANON) > MIN_NR_GENS &&
+	    mglru_oldest_count(f->lruvec, LRU_GEN_ANON))
+		kunit_skip(test, "the machine's anon folios in the oldest anon generation (%lu)",
+			   READ_ONCE(lrugen->min_seq[LRU_GEN_ANON]));
+	if (mglru_oldest_count(f->lruvec, LRU_GEN_FILE) != MGLRU_NR_FOLIOS)
+		kunit_skip(test, "file folios not the test's in the oldest file generation");
+
+	mglru_isolate(f->lruvec, MAX_SWAPPINESS, &r);
+
+	KUNIT_EXPECT_EQ_MSG(test, r.file, MGLRU_NR_FOLIOS,
+			    "isolate_folios() scanned no anon and did not turn to file");
+	KUNIT_EXPECT_EQ(test, r.anon, 0);
+	KUNIT_EXPECT_EQ_MSG(test, r.type, LRU_GEN_FILE,
+			    "isolate_folios() reported the type it did not isolate");
 }
 #endif
 
 static struct kunit_case mglru_evict_test_cases[] = {
 	KUNIT_CASE(mglru_test_evict_counts_dirty),
+	KUNIT_CASE(mglru_test_evict_counts_writeback),
 	KUNIT_CASE(mglru_test_evict_counts_clean),
 #ifdef for_each_evictable_type
 	KUNIT_CASE(mglru_test_isolate_keeps_scanned_type),
+	KUNIT_CASE(mglru_test_isolate_takes_the_chosen_type),
+	KUNIT_CASE(mglru_test_isolate_falls_back_when_nothing_scanned),
 #endif
 	KUNIT_CASE(mglru_test_shrink_evicts_after_aging),
+	KUNIT_CASE(mglru_test_shrink_evicts_after_losing_aging),
+	KUNIT_CASE(mglru_test_shrink_evicts_when_aging_fails),
 	{}
 };
 

@@ -15,46 +15,49 @@
  * mapping, added to the root memcg's lruvec with all MAX_NR_GENS file
  * generations alive, so that each placement is a distinct generation. The
  * fault is the task's in_lru_fault flag, as lru_gen_enter_fault() sets it
- * for a VMA with recency. Uses mglru_evict_kunit.c's helpers.
+ * for a VMA with recency. Only faults are affected: a folio added outside
+ * one, or in one taken from reclaim, is not marked. Uses
+ * mglru_evict_kunit.c's helpers.
  *
  * Included by mglru_kunit.c, inside mm/vmscan.c's CONFIG_LRU_GEN section.
  */
 
+/* how the case adds its folios to the LRU */
+enum mglru_add_ctx {
+	MGLRU_ADD_FAULT,	/* in a page fault on a VMA with recency */
+	MGLRU_ADD_PLAIN,	/* outside a fault (read(), readahead) */
+	MGLRU_ADD_FAULT_MEMALLOC, /* in a fault, from memory reclaim */
+};
+
 /*
- * Add @f to the LRU as a page fault does, and expect each folio in the
- * generation @age below max_seq (0: the youngest).
+ * Add @f to the LRU in @ctx, and expect each folio in the generation @age
+ * below max_seq (0: the youngest). A fault is the task's in_lru_fault flag,
+ * set and cleared around the additions as lru_gen_enter_fault() and
+ * lru_gen_exit_fault() do for the faulting task itself: here the case's
+ * own kthread, which exits when the case ends.
  */
-static void mglru_fault_expect_age(struct kunit *test, struct mglru_folios *f,
-				   int age, const char *what)
+static void mglru_add_expect_age(struct kunit *test, struct mglru_folios *f,
+				 enum mglru_add_ctx ctx, int age, const char *what)
 {
 	struct lru_gen_folio *lrugen = &f->lruvec->lrugen;
-	unsigned long max_seq;
 	unsigned int in_fault = current->in_lru_fault;
-	int i, gen, wrong = 0, first = -1;
+	unsigned int noreclaim = 0;
+	unsigned long max_seq;
 
-	if (mglru_age_file(f->lruvec, MAX_NR_GENS, 1) < MAX_NR_GENS)
-		kunit_skip(test, "the lruvec has %d file generations, not %d",
-			   get_nr_gens(f->lruvec, LRU_GEN_FILE), MAX_NR_GENS);
+	KUNIT_ASSERT_EQ_MSG(test, mglru_age_file(f->lruvec, MAX_NR_GENS, 1), MAX_NR_GENS,
+			    "the lruvec did not reach %d file generations", MAX_NR_GENS);
 	max_seq = READ_ONCE(lrugen->max_seq);
-	current->in_lru_fault = true;
+	if (ctx == MGLRU_ADD_FAULT_MEMALLOC)
+		noreclaim = memalloc_noreclaim_save();
+	current->in_lru_fault = ctx != MGLRU_ADD_PLAIN;
 	mglru_folios_add(f);
 	current->in_lru_fault = in_fault;
+	if (ctx == MGLRU_ADD_FAULT_MEMALLOC)
+		memalloc_noreclaim_restore(noreclaim);
 
 	if (READ_ONCE(lrugen->max_seq) != max_seq)
-		kunit_skip(test, "the lruvec aged while the folios were added");
-	gen = lru_gen_from_seq(max_seq - age);
-	for (i = 0; i < MGLRU_NR_FOLIOS; i++) {
-		KUNIT_ASSERT_TRUE(test, folio_test_lru(f->folio[i]));
-		if (folio_lru_gen(f->folio[i]) == gen)
-			continue;
-		wrong++;
-		if (first < 0)
-			first = i;
-	}
-	KUNIT_EXPECT_EQ_MSG(test, wrong, 0,
-			    "%s folios: folio %d in generation %d, not %d (max_seq's is %d)",
-			    what, first, first < 0 ? gen : folio_lru_gen(f->folio[first]),
-			    gen, lru_gen_from_seq(max_seq));
+		kunit_skip(test, "the machine aged the lruvec while the folios were added");
+	mglru_folios_in_gen(test, f, max_seq - age, what);
 }
 
 /* Readahead brought it in, the fault mapped it: second oldest. */
@@ -62,9 +65,9 @@ static void mglru_test_fault_places_prefaulted(struct kunit *test)
 {
 	struct mglru_folios *f;
 
-	mglru_lru_gen_on(test);
+	mglru_need_lru_gen(test);
 	f = mglru_folios_alloc(test, false, false);
-	mglru_fault_expect_age(test, f, MAX_NR_GENS - 2, "prefaulted");
+	mglru_add_expect_age(test, f, MGLRU_ADD_FAULT, MAX_NR_GENS - 2, "prefaulted");
 }
 
 /* It was evicted while in use and faulted back: the youngest. */
@@ -73,16 +76,64 @@ static void mglru_test_fault_places_refaulted_workingset(struct kunit *test)
 	struct mglru_folios *f;
 	int i;
 
-	mglru_lru_gen_on(test);
+	mglru_need_lru_gen(test);
 	f = mglru_folios_alloc(test, false, false);
 	for (i = 0; i < MGLRU_NR_FOLIOS; i++)
 		folio_set_workingset(f->folio[i]);
-	mglru_fault_expect_age(test, f, 0, "refaulted workingset");
+	mglru_add_expect_age(test, f, MGLRU_ADD_FAULT, 0, "refaulted workingset");
+}
+
+/*
+ * Read once before the fault mapped it (PG_referenced): the fault leaves
+ * its references alone and it lands second oldest, not promoted.
+ */
+static void mglru_test_fault_keeps_referenced_refs(struct kunit *test)
+{
+	struct mglru_folios *f;
+	int i;
+
+	mglru_need_lru_gen(test);
+	f = mglru_folios_alloc(test, false, false);
+	for (i = 0; i < MGLRU_NR_FOLIOS; i++)
+		folio_set_referenced(f->folio[i]);
+	mglru_add_expect_age(test, f, MGLRU_ADD_FAULT, MAX_NR_GENS - 2, "referenced, faulted");
+	for (i = 0; i < MGLRU_NR_FOLIOS; i++)
+		/* PG_referenced alone is one access */
+		KUNIT_EXPECT_EQ_MSG(test, folio_lru_refs(f->folio[i]), 1,
+				    "folio %d: the fault added a reference", i);
+}
+
+/* Added outside a fault (read(), readahead): the oldest, unmarked. */
+static void mglru_test_plain_add_places_oldest(struct kunit *test)
+{
+	struct mglru_folios *f;
+	int i;
+
+	mglru_need_lru_gen(test);
+	f = mglru_folios_alloc(test, false, false);
+	mglru_add_expect_age(test, f, MGLRU_ADD_PLAIN, MAX_NR_GENS - 1, "added outside a fault");
+	for (i = 0; i < MGLRU_NR_FOLIOS; i++)
+		KUNIT_EXPECT_FALSE_MSG(test, folio_test_referenced(f->folio[i]),
+				       "folio %d: marked accessed outside a fault", i);
+}
+
+/* A fault taken from memory reclaim (PF_MEMALLOC) places as no fault. */
+static void mglru_test_fault_in_reclaim_places_oldest(struct kunit *test)
+{
+	struct mglru_folios *f;
+
+	mglru_need_lru_gen(test);
+	f = mglru_folios_alloc(test, false, false);
+	mglru_add_expect_age(test, f, MGLRU_ADD_FAULT_MEMALLOC, MAX_NR_GENS - 1,
+			     "faulted under PF_MEMALLOC");
 }
 
 static struct kunit_case mglru_place_test_cases[] = {
 	KUNIT_CASE(mglru_test_fault_places_prefaulted),
 	KUNIT_CASE(mglru_test_fault_places_refaulted_workingset),
+	KUNIT_CASE(mglru_test_fault_keeps_referenced_refs),
+	KUNIT_CASE(mglru_test_plain_add_places_oldest),
+	KUNIT_CASE(mglru_test_fault_in_reclaim_places_oldest),
 	{}
 };
 
