@@ -361,7 +361,7 @@ static void mglru_shrink_after_aging(struct kunit *test,
 				     struct mglru_lost_aging *lost)
 {
 	struct scan_control sc = { .priority = 0 };
-	struct mglru_folios *f;
+	struct mglru_folios *f, *young;
 	unsigned long max_seq;
 	bool need_rotate;
 	int i;
@@ -386,6 +386,15 @@ static void mglru_shrink_after_aging(struct kunit *test,
 	mglru_folios_add(f);
 	mglru_folios_in_oldest(test, f, LRU_GEN_FILE);
 	KUNIT_ASSERT_EQ(test, get_nr_gens(f->lruvec, LRU_GEN_FILE), MIN_NR_GENS + 1);
+
+	/*
+	 * Active folios land young: the budget outlasts the oldest
+	 * generation's batch, so only the pass's own decision ends it there.
+	 */
+	young = mglru_folios_alloc(test, false, false);
+	for (i = 0; i < MGLRU_NR_FOLIOS; i++)
+		folio_set_active(young->folio[i]);
+	mglru_folios_add(young);
 
 	max_seq = READ_ONCE(f->lruvec->lrugen.max_seq);
 	KUNIT_ASSERT_TRUE_MSG(test, should_run_aging(f->lruvec, max_seq, &sc,
