@@ -92,6 +92,28 @@ while read -r point reason; do
 	fi
 done < <(tables expect-points "$exp" INFO)
 
+# doc/kunit.rst's contract table: every case it names is a KUnit case,
+# every mutant it names exists, and every mutant from 29 on (written from
+# that table) is in it and names its fix and the observable it breaks.
+contracts=$(sed -n '/^Contracts$/,/^No case sees these/p' doc/kunit.rst)
+for c in $(grep '^     - ``' <<<"$contracts" | grep -o '``[a-z_]*``' | tr -d '`' | sort -u); do
+	case $c in mglru_evict|mglru_place|mglru_test_) continue ;; esac
+	grep -q "KUNIT_CASE(mglru_test_$c)" lib/tests/mglru_*_kunit.c ||
+		{ echo "doc/kunit.rst: no KUnit case mglru_test_$c"; rc=1; }
+done
+named=$(grep -o '^     - [0-9][0-9, ]*$' <<<"$contracts" | grep -o '[0-9][0-9]*' | sort -u)
+for n in $named; do
+	compgen -G "patches/mutants/upstream/$n-*.patch" >/dev/null ||
+		{ echo "doc/kunit.rst: no mutant $n"; rc=1; }
+done
+for p in patches/mutants/upstream/*.patch; do
+	n=$(basename "$p" | cut -d- -f1)
+	[ "$n" -ge 29 ] || continue
+	grep -qx "$n" <<<"$named" || { echo "doc/kunit.rst: mutant $n is in no contract row"; rc=1; }
+	{ grep -q '^Fix: ' "$p" && grep -q '^Observable: ' "$p"; } ||
+		{ echo "$p: no Fix: or Observable: line"; rc=1; }
+done
+
 shellcheck -x --source-path=SCRIPTDIR runner/*.sh runner/*/*.sh runner/validate/selftest-check/*.sh tests/*.sh .ci/run || rc=1
 shellcheck -s sh lava/*.sh || rc=1
 
