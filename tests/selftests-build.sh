@@ -42,5 +42,17 @@ while read -r t; do
 		expect_rc 1 "$t $args" "$bin" $args </dev/null
 		one_line "$t $args"
 	done
+	# a memcg too small to hold the scenario: refused before any setup,
+	# within a second, naming the option and its minimum
+	for args in "-M 1" "-M 1K"; do
+		t0=$(date +%s%N)
+		# shellcheck disable=SC2086
+		expect_rc 1 "$t $args" "$bin" $args </dev/null
+		ms=$((($(date +%s%N) - t0) / 1000000))
+		one_line "$t $args"
+		grep -q -- '-M memcg_size must be at least [0-9]* MiB' "$tmp/out" ||
+			{ echo "FAIL $t $args: no minimum named: $(cat "$tmp/out")"; rc=1; }
+		[ "$ms" -lt 1000 ] || { echo "FAIL $t $args: refused after $ms ms"; rc=1; }
+	done
 done <"$tmp/tests"
 exit $rc

@@ -22,6 +22,12 @@
 #define LOCK_WAIT_S	60
 /* memory the machine must keep beyond what a scenario takes */
 #define MEM_RESERVE	(128 * SZ_1M)
+/*
+ * The least memory.max a scenario's own processes (fio, dd, the readers)
+ * start in: below the smallest memcg any run has used (readahead_refault's
+ * overload control runs fio in 24 MiB).
+ */
+#define MEMCG_PROCS	(16 * SZ_1M)
 
 /* -m: the LRU modes to run, a bit each */
 static int parse_mode(const char *arg, void *val)
@@ -178,6 +184,15 @@ int mglru_main(int argc, char **argv, const struct mglru_scenario *s)
 	if (mglru_parse_opts(argc, argv, common_opts, s->opts) ||
 	    s->configure())
 		mglru_usage(argv[0], common_opts, s->opts);
+	/*
+	 * A memcg that cannot hold the scenario's processes fails every
+	 * kernel: refuse it before any setup.
+	 */
+	if (setup->memcg_max < MEMCG_PROCS) {
+		fprintf(stderr, "%s: -M memcg_size must be at least %lu MiB, not %lu KiB\n",
+			argv[0], MEMCG_PROCS >> 20, setup->memcg_max >> 10);
+		exit(1);
+	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	/* The tools (losetup, dmsetup, mkswap) live in sbin. */
 	snprintf(path, sizeof(path), "%s:/usr/sbin:/sbin",
