@@ -47,7 +47,7 @@ export KERNEL KDIR EXPECT ARCH ACCEL JOBS MEM CPUS HZ TESTS REPEAT LRU_MODE KUNI
 export LAVA_JOBS_DIR LAVA_KERNEL_URL LAVA_ROOTFS_URL LAVA_MODULES_URL \
 	LAVA_TESTDEF_REPO LAVA_TESTDEF_REVISION LAVA_KSELFTEST_DIR LAVA_COMPARE
 
-.PHONY: all kunit kselftest vm-shell selftest-check matrix mutants compare deps check \
+.PHONY: all kunit kselftest vm-shell selftest-check matrix mutants kunit-guest compare deps check \
 	list kernels clean lava-jobs lava-local kcidb series bisect-demo docs
 
 all:
@@ -70,6 +70,9 @@ matrix:
 
 mutants:
 	@runner/validate/mutants.sh
+
+kunit-guest:
+	@runner/validate/kunit-guest.sh
 
 PY = "$${CACHE:-$$HOME/.cache/mglru-suite}/venv/bin/python3"
 
