@@ -31,8 +31,9 @@
  * lruvec as any folio is: page cache folios, and anon ones (swap-backed).
  * Reclaim finds the dirty ones with nothing to write them and puts them
  * back. The cases need MGLRU on (CONFIG_LRU_GEN_ENABLED=y, as the suite's
- * kunitconfig sets it, or lru_gen/enabled) and never switch it: with MGLRU
- * off they skip, a state of the machine that is not theirs to change.
+ * kunitconfig sets it, or lru_gen/enabled) and that LRU free of other
+ * folios, as on a kunit.py boot: both are the machine's, and where either
+ * is not so the cases skip rather than switch MGLRU or touch its folios.
  *
  * What each case checks is an effect of one fix that a caller or a later
  * reclaim pass can observe; Documentation of the suite (doc/kunit.rst)
