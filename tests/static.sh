@@ -96,6 +96,8 @@ done < <(tables expect-points "$exp" INFO)
 # every mutant it names exists, and every mutant from 29 on (written from
 # that table) is in it and names its fix and the observable it breaks.
 contracts=$(sed -n '/^Contracts$/,/^No case sees these/p' doc/kunit.rst)
+# the backquotes are reStructuredText's literal markers, not a command
+# shellcheck disable=SC2016
 for c in $(grep '^     - ``' <<<"$contracts" | grep -o '``[a-z_]*``' | tr -d '`' | sort -u); do
 	case $c in mglru_evict|mglru_place|mglru_test_) continue ;; esac
 	grep -q "KUNIT_CASE(mglru_test_$c)" lib/tests/mglru_*_kunit.c ||

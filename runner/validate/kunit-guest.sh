@@ -15,7 +15,8 @@
 
 export ARCH=x86_64 MEM=${MEM:-4G}
 check_inputs KDIR KERNEL JOBS MEM CPUS ACCEL
-export GUEST_BUILD=$CACHE/build/$(tree_name)/guest-kunit-$ARCH
+GUEST_BUILD=$CACHE/build/$(tree_name)/guest-kunit-$ARCH
+export GUEST_BUILD
 export EXTRA_CONFIG=$SUITE_ROOT/runner/validate/kunit-guest/config
 export LOGDIR=${LOGDIR:-$SUITE_ROOT/results/kunit-guest-$(tree_name)}
 RESULTS=$LOGDIR
