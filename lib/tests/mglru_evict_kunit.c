@@ -106,7 +106,7 @@ static void mglru_drop_empty_gens(struct lruvec *lruvec)
  * rather than age or evict folios that are not its own. A kunit.py boot
  * has none there when the cases run.
  */
-static void mglru_need_lru_gen(struct kunit *test)
+static void mglru_need_own_lru(struct kunit *test)
 {
 	unsigned long others = 0;
 	int nid;
@@ -223,7 +223,7 @@ static struct mglru_folios *mglru_folios_init(struct kunit *test, bool dirty)
 {
 	struct mglru_folios *f;
 
-	mglru_need_lru_gen(test);
+	mglru_need_own_lru(test);
 	f = mglru_folios_alloc(test, false, dirty);
 	/* a generation to evict besides the MIN_NR_GENS youngest */
 	mglru_age_file(f->lruvec, MIN_NR_GENS + 1, 0);
@@ -382,7 +382,7 @@ static void mglru_shrink_after_aging(struct kunit *test,
 	bool need_rotate;
 	int i;
 
-	mglru_need_lru_gen(test);
+	mglru_need_own_lru(test);
 	f = mglru_folios_alloc(test, false, false);
 
 	/*
@@ -553,7 +553,7 @@ static void mglru_isolate_both(struct kunit *test, int swappiness, bool protecte
 	struct lruvec *lruvec;
 	int i;
 
-	mglru_need_lru_gen(test);
+	mglru_need_own_lru(test);
 	anon = mglru_folios_alloc(test, true, false);
 	file = mglru_folios_alloc(test, false, false);
 	lruvec = anon->lruvec;

@@ -65,7 +65,7 @@ static void mglru_test_fault_places_prefaulted(struct kunit *test)
 {
 	struct mglru_folios *f;
 
-	mglru_need_lru_gen(test);
+	mglru_need_own_lru(test);
 	f = mglru_folios_alloc(test, false, false);
 	mglru_add_expect_age(test, f, MGLRU_ADD_FAULT, MAX_NR_GENS - 2, "prefaulted");
 }
@@ -76,7 +76,7 @@ static void mglru_test_fault_places_refaulted_workingset(struct kunit *test)
 	struct mglru_folios *f;
 	int i;
 
-	mglru_need_lru_gen(test);
+	mglru_need_own_lru(test);
 	f = mglru_folios_alloc(test, false, false);
 	for (i = 0; i < MGLRU_NR_FOLIOS; i++)
 		folio_set_workingset(f->folio[i]);
@@ -92,7 +92,7 @@ static void mglru_test_fault_keeps_referenced_refs(struct kunit *test)
 	struct mglru_folios *f;
 	int i;
 
-	mglru_need_lru_gen(test);
+	mglru_need_own_lru(test);
 	f = mglru_folios_alloc(test, false, false);
 	for (i = 0; i < MGLRU_NR_FOLIOS; i++)
 		folio_set_referenced(f->folio[i]);
@@ -109,7 +109,7 @@ static void mglru_test_plain_add_places_oldest(struct kunit *test)
 	struct mglru_folios *f;
 	int i;
 
-	mglru_need_lru_gen(test);
+	mglru_need_own_lru(test);
 	f = mglru_folios_alloc(test, false, false);
 	mglru_add_expect_age(test, f, MGLRU_ADD_PLAIN, MAX_NR_GENS - 1, "added outside a fault");
 	for (i = 0; i < MGLRU_NR_FOLIOS; i++)
@@ -122,7 +122,7 @@ static void mglru_test_fault_in_reclaim_places_oldest(struct kunit *test)
 {
 	struct mglru_folios *f;
 
-	mglru_need_lru_gen(test);
+	mglru_need_own_lru(test);
 	f = mglru_folios_alloc(test, false, false);
 	mglru_add_expect_age(test, f, MGLRU_ADD_FAULT_MEMALLOC, MAX_NR_GENS - 1,
 			     "faulted under PF_MEMALLOC");
