@@ -76,14 +76,15 @@ expect_rc 128 "a REPEAT too small for the point" env KDIR="$kdir" TEST=aging_oom
 expect_rc 128 "not a kernel tree" env KDIR=/ TEST=aging_oom LRU_MODE=mglru $b
 
 # The stand-in tree: the hook in place (tree.sh applies nothing), a
-# kernel version, and a kselftest Makefile whose install writes the list
-# and the settings kselftest.sh reads.
+# kernel version, and a kselftest Makefile whose install writes the list,
+# the programs and the settings kselftest.sh reads.
 echo "/* CONFIG_MGLRU_KUNIT_TEST */" >"$kdir/mm/vmscan.c"
 mkdir -p "$kdir/tools/testing/selftests"
 # shellcheck disable=SC2016 # $(INSTALL_PATH) is make's
 printf '%s\n' 'TARGETS += mm' 'install:' \
 	'	mkdir -p $(INSTALL_PATH)/mm/mglru' \
 	"	printf 'mm/mglru:%s\\n' $(selftest_names | tr '\n' ' ') >\$(INSTALL_PATH)/kselftest-list.txt" \
+	"	cd \$(INSTALL_PATH)/mm/mglru && touch $(selftest_names | tr '\n' ' ') && chmod +x $(selftest_names | tr '\n' ' ')" \
 	'	echo timeout=60 >$(INSTALL_PATH)/mm/mglru/settings' \
 	>"$kdir/tools/testing/selftests/Makefile"
 # A cache of its own, whose venv needs no install (deps.sh)

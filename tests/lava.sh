@@ -298,14 +298,18 @@ expect_rc 1 "ktap-to-lava on an empty KTAP fails" $ktap2lava -t dirty_throttle "
 # LAVA's dispatcher (2023.01, actions/deploy/testdef.py) writes run.sh: the
 # definition's params, then the job's, as NAME='value' lines, "set -e",
 # a cd to the definition's checkout, then the steps; lava-test-runner runs
-# it with "$SHELL -e". Here: a checkout of lava/ alone (the key metrics
-# come with the job's params, KEYS), the params of a generated job
+# it with "$SHELL -e". Here: a checkout of lava/ and
+# runner/run/ksft-one.sh alone (the key metrics come with the job's
+# params, KEYS), the params of a generated job
 # (KSELFTEST_DIR pointed at a stub install whose run_kselftest.sh checks
 # what it is given and prints a recorded KTAP).
 co=$tmp/checkout ksft=$tmp/ksft
 mkdir -p "$co" "$ksft/mm/mglru"
 cp -r lava "$co/"
+mkdir -p "$co/runner/run"
+cp runner/run/ksft-one.sh "$co/runner/run/"
 cp tools/testing/selftests/mm/mglru/settings "$ksft/mm/mglru/"
+echo mm/mglru:readahead_refault >"$ksft/kselftest-list.txt"
 cat >"$ksft/run_kselftest.sh" <<EOF
 #!/bin/sh
 args=\$KSELFTEST_READAHEAD_REFAULT_ARGS
