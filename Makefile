@@ -13,7 +13,8 @@
 #   KDIR=<path>       a kernel tree to use instead (never modified: the
 #                     suite works on a scratch copy)
 #   EXPECT=<file>     the expectations to judge by (default: the kernel's;
-#                     for KDIR, the known kernel of the tree's version)
+#                     for KDIR, the known kernel of the tree's version;
+#                     /dev/null: none, every point must pass, as CI reads)
 #   ARCH=x86_64       guest architecture
 #   ACCEL=auto        auto|kvm|tcg: auto uses KVM where kvm_intel or kvm_amd
 #                     serves /dev/kvm, else TCG

@@ -114,6 +114,10 @@ grep -q "9.0.0-rc1 is no kernel of runner/kernels.txt: judged by debian-7.3" "$t
 	{ echo "FAIL: no note on the unknown tree's version"; rc=1; }
 expect_file "EXPECT= over a KDIR tree" "$e/debian-6.12-port.txt" \
 	KDIR="$tmp/k7.2" EXPECT="$e/debian-6.12-port.txt"
+expect_file "EXPECT=/dev/null (none: every point must pass)" /dev/null \
+	-u KDIR KERNEL=debian-7.3 EXPECT=/dev/null
+bash -c '. runner/lib.sh; EXPECT=/dev/null check_expect' ||
+	{ echo "FAIL: check_expect refuses EXPECT=/dev/null"; rc=1; }
 
 expect_error "uninstallable package" "cannot install" \
 	env EXTRA_PKGS=mglru-no-such-package runner/run/deps.sh kunit
