@@ -82,7 +82,27 @@ exp=${exp#"$top"/}
 bad=$(for k in FAIL FLAKY; do tables expect-points "$exp" $k | awk -v k=$k '{ print "  " $1, k }'; done)
 [ -z "$bad" ] || { echo "$exp: points that do not gate:"; echo "$bad"; rc=1; }
 checked=$(tables matrix-rows expectations/matrix.txt | awk '{ print $1 "_" $2 }')
+# The kselftest default run (TEST_GEN_PROGS) is what CI judges raw: no
+# INFO point of a program there, and doc/results/default-run.txt, which
+# README.rst renders, says which programs it holds as the Makefile does.
+mk=tools/testing/selftests/mm/mglru/Makefile
+gate=$(sed -n 's/^TEST_GEN_PROGS *:*= *//p' "$mk" | tr ' ' '\n' | sort)
+extended=$(sed -n 's/^TEST_GEN_PROGS_EXTENDED *:*= *//p' "$mk" | tr ' ' '\n' | sort)
+[ -n "$gate" ] || { echo "$mk: no TEST_GEN_PROGS"; rc=1; }
+[ "$(printf '%s\n' "$gate" "$extended" | sort)" = "$(selftest_names | sort)" ] ||
+	{ echo "$mk: TEST_GEN_PROGS and _EXTENDED are not runner/selftests.txt's tests"; rc=1; }
+data=doc/results/default-run.txt
+for run in default extended; do
+	want=$gate
+	[ $run = extended ] && want=$extended
+	got=$(grep -v '^#' "$data" | awk -F' *[|] *' -v r=$run 'NR > 1 && $2 == r { print $1 }' | sort)
+	[ "$got" = "$want" ] ||
+		{ echo "$data: its $run programs ($(tr '\n' ' ' <<<"$got")) are not $mk's ($(tr '\n' ' ' <<<"$want"))"; rc=1; }
+done
 while read -r point reason; do
+	if grep -qx "${point%_*}" <<<"$gate"; then
+		echo "$exp: INFO $point, a program of the default run ($mk)"; rc=1
+	fi
 	doc=$(grep -o 'doc/[A-Za-z0-9_.-]*\.rst' <<<"$reason" | head -n 1)
 	if [ -z "$doc" ] || [ ! -f "$doc" ]; then
 		echo "$exp: INFO $point names no doc/*.rst that exists"; rc=1
