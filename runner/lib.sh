@@ -247,15 +247,33 @@ slow_env()
 	[ "${GUEST_ACCEL:-}" != tcg ] || printf 'KSFT_MACHINE_SLOW=yes '
 }
 
+# ksft_args_var TEST: the kselftest runner's variable of TEST's arguments,
+# KSELFTEST_<TEST>_ARGS, named as runner.sh names it.
+ksft_args_var()
+{
+	printf 'KSELFTEST_%s_ARGS' "$(printf %s "$1" | tr '[:lower:]' '[:upper:]' | tr -c '[:alnum:]_' _)"
+}
+
 # ksft_env TEST ARGS: slow_env, and ARGS handed to TEST through the
-# kselftest runner (KSELFTEST_<TEST>_ARGS, named as runner.sh names it).
+# kselftest runner (ksft_args_var).
 ksft_env()
 {
-	local var
-
-	var=KSELFTEST_$(printf %s "$1" | tr '[:lower:]' '[:upper:]' | tr -c '[:alnum:]_' _)_ARGS
 	slow_env
-	[ -z "$2" ] || printf "%s='%s'" "$var" "$2"
+	[ -z "$2" ] || printf "%s='%s'" "$(ksft_args_var "$1")" "$2"
+}
+
+# selftest_progs VAR: the programs the mm/mglru Makefile names in VAR
+# (TEST_GEN_PROGS, the default run, or TEST_GEN_PROGS_EXTENDED), sorted.
+# installed_progs INSTALL: the programs a kselftest install has in mm/mglru.
+selftest_progs()
+{
+	sed -n "s/^$1 *:*= *//p" "$SUITE_ROOT/tools/testing/selftests/mm/mglru/Makefile" |
+		tr ' ' '\n' | sed '/^$/d' | sort
+}
+
+installed_progs()
+{
+	find "$1/mm/mglru" -maxdepth 1 -type f -perm -u+x -printf '%f\n' 2>/dev/null | sort
 }
 
 # selftest_names: the kselftests. selftest_kill_times TEST: TEST's kill times.

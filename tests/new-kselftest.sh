@@ -120,8 +120,7 @@ cp -r "$suite/tools/testing/selftests/mm/mglru/." "$dst/"
 in_copy install_kselftests "$mirror" "$tmp/build" "$tmp/install" >"$tmp/build.log" 2>&1 ||
 	{ fail "the kselftest build:"; tail -n 20 "$tmp/build.log"; }
 grep -E 'warning:|error:' "$tmp/build.log" && fail "the kselftests build with warnings"
-find "$tmp/install/mm/mglru" -maxdepth 1 -type f -perm -u+x -printf '%f\n' 2>/dev/null |
-	sort >"$tmp/installed"
+in_copy installed_progs "$tmp/install" >"$tmp/installed"
 names=$(in_copy selftest_names | sort)
 if grep -qx "$new" "$tmp/installed" && ! grep -qx "mm/mglru:$new" "$tmp/install/kselftest-list.txt" &&
    [ "$(cat "$tmp/installed")" = "$names" ]; then

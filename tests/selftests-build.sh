@@ -32,13 +32,12 @@ one_line()
 # the default run (kselftest-list.txt) is the Makefile's TEST_GEN_PROGS;
 # every program installed, extended ones too, has its line in
 # runner/selftests.txt, and every line a program
-mk=tools/testing/selftests/mm/mglru/Makefile
 sed -n 's/^mm\/mglru://p' "$tmp/install/kselftest-list.txt" | sort >"$tmp/listed"
-if [ "$(cat "$tmp/listed")" != "$(sed -n 's/^TEST_GEN_PROGS *:*= *//p' "$mk" | tr ' ' '\n' | sort)" ]; then
-	echo "FAIL: kselftest-list.txt ($(tr '\n' ' ' <"$tmp/listed")) is not $mk's TEST_GEN_PROGS"
+if [ "$(cat "$tmp/listed")" != "$(selftest_progs TEST_GEN_PROGS)" ]; then
+	echo "FAIL: kselftest-list.txt ($(tr '\n' ' ' <"$tmp/listed")) is not the Makefile's TEST_GEN_PROGS"
 	rc=1
 fi
-find "$tmp/install/mm/mglru" -maxdepth 1 -type f -perm -u+x -printf '%f\n' | sort >"$tmp/tests"
+installed_progs "$tmp/install" >"$tmp/tests"
 if [ "$(cat "$tmp/tests")" != "$(selftest_names | sort)" ]; then
 	echo "FAIL: the programs ($(tr '\n' ' ' <"$tmp/tests")) are not runner/selftests.txt's tests ($(selftest_names | sort | tr '\n' ' '))"
 	rc=1
@@ -47,7 +46,7 @@ fi
 # listed one runs through run_kselftest.sh: its arguments, its KTAP line
 ext=$(comm -23 "$tmp/tests" "$tmp/listed" | head -n 1)
 if [ -n "$ext" ]; then
-	var=KSELFTEST_$(tr '[:lower:]' '[:upper:]' <<<"$ext")_ARGS
+	var=$(ksft_args_var "$ext")
 	# (through a pipe: the runner reopens /dev/stdout to append the
 	# program's output, which a file's offset would overwrite)
 	env "$var=-M 1" sh runner/run/ksft-one.sh "$tmp/install" 30 mm/mglru "$ext" 2>&1 |

@@ -86,8 +86,8 @@ checked=$(tables matrix-rows expectations/matrix.txt | awk '{ print $1 "_" $2 }'
 # INFO point of a program there, and doc/results/default-run.txt, which
 # README.rst renders, says which programs it holds as the Makefile does.
 mk=tools/testing/selftests/mm/mglru/Makefile
-gate=$(sed -n 's/^TEST_GEN_PROGS *:*= *//p' "$mk" | tr ' ' '\n' | sort)
-extended=$(sed -n 's/^TEST_GEN_PROGS_EXTENDED *:*= *//p' "$mk" | tr ' ' '\n' | sort)
+gate=$(selftest_progs TEST_GEN_PROGS)
+extended=$(selftest_progs TEST_GEN_PROGS_EXTENDED)
 [ -n "$gate" ] || { echo "$mk: no TEST_GEN_PROGS"; rc=1; }
 [ "$(printf '%s\n' "$gate" "$extended" | sort)" = "$(selftest_names | sort)" ] ||
 	{ echo "$mk: TEST_GEN_PROGS and _EXTENDED are not runner/selftests.txt's tests"; rc=1; }
