@@ -8,8 +8,8 @@
  * CONFIG_LRU_GEN section when CONFIG_MGLRU_KUNIT_TEST is set (as
  * mm/damon/core.c includes its tests).
  *
- * Each case builds the generation state directly on the lruvec of a
- * test-allocated memcg: no folio is involved, only min_seq, max_seq and the
+ * Each case builds the generation state directly on the lruvec of the
+ * suite's own memcg: no folio is involved, only min_seq, max_seq and the
  * per-generation page counters the helpers read.
  */
 
@@ -41,40 +41,43 @@ struct mglru_env {
 };
 
 /*
- * An online child of the root memcg, with no protection, as
- * mem_cgroup_css_alloc() leaves one: page counters under the root's, and
- * on the first online node a lruvec inside the mem_cgroup_per_node that
- * points back at it, so that lruvec_memcg() finds it. Never charged and
- * never on a cgroup: kunit_kzalloc() frees it. It has no statistics, which
- * only a change of the LRU sizes would update (see mglru_budget_state).
+ * The suite's memcg: a child of the root memcg made by the memory
+ * controller's own css_alloc(), as cgroup_mkdir() makes one, so that it has
+ * the statistics, page counters and per-node lruvecs of any memcg, and a
+ * helper that reads a statistic by mistake fails a case instead of
+ * oopsing. It is never onlined, charged or linked into a cgroup: reclaim
+ * and the cgroup core never see it, and the cases change it at will. The
+ * cgroup core does not count references to it (CSS_NO_REF, as for the
+ * root), and a case sets CSS_ONLINE to stand for an online memcg. It is
+ * made once a boot and kept: only css_online() and css_offline() would
+ * give back its ID.
  */
+static struct mem_cgroup *mglru_memcg;
+
 static void mglru_memcg_init(struct kunit *test, struct mglru_env *env)
 {
-	struct mem_cgroup *parent = root_mem_cgroup;
-	struct mem_cgroup_per_node *pn;
-	int nid = first_online_node;
+	struct cgroup_subsys_state *css;
+	struct mem_cgroup *memcg;
 
-	if (mem_cgroup_disabled() || !parent)
+	if (mem_cgroup_disabled() || !root_mem_cgroup)
 		kunit_skip(test, "the memory controller is disabled");
 
-	env->memcg = kunit_kzalloc(test, struct_size(env->memcg, nodeinfo, nr_node_ids),
-				   GFP_KERNEL);
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, env->memcg);
-	pn = kunit_kzalloc(test, sizeof(*pn), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, pn);
+	if (!mglru_memcg) {
+		css = memory_cgrp_subsys.css_alloc(&root_mem_cgroup->css);
+		KUNIT_ASSERT_NOT_ERR_OR_NULL(test, css);
+		css->parent = &root_mem_cgroup->css;
+		mglru_memcg = mem_cgroup_from_css(css);
+	}
+	memcg = mglru_memcg;
+	env->memcg = memcg;
+	memcg->css.flags = CSS_NO_REF | CSS_ONLINE;
+	atomic_long_set(&memcg->memory.usage, 0);
+	WRITE_ONCE(memcg->memory.emin, 0);
+	WRITE_ONCE(memcg->memory.elow, 0);
 
-	env->memcg->css.flags = CSS_ONLINE;
-	env->memcg->css.parent = &parent->css;
-	page_counter_init(&env->memcg->memory, &parent->memory, true);
-	page_counter_init(&env->memcg->swap, &parent->swap, false);
-	lru_gen_init_memcg(env->memcg);
-
-	pn->memcg = env->memcg;
-	env->memcg->nodeinfo[nid] = pn;
-	lruvec_init(&pn->lruvec);
-	pn->lruvec.pgdat = NODE_DATA(nid);
-	env->lruvec = &pn->lruvec;
-	KUNIT_ASSERT_PTR_EQ(test, lruvec_memcg(env->lruvec), env->memcg);
+	env->lruvec = mem_cgroup_lruvec(memcg, NODE_DATA(first_online_node));
+	memset(env->lruvec->lrugen.nr_pages, 0, sizeof(env->lruvec->lrugen.nr_pages));
+	KUNIT_ASSERT_PTR_EQ(test, lruvec_memcg(env->lruvec), memcg);
 }
 
 static void mglru_env_init(struct kunit *test, struct mglru_env *env,
@@ -247,10 +250,10 @@ static void mglru_test_evictable_size(struct kunit *test)
  *
  * get_nr_to_scan() must not age. A helper that does by mistake moves the
  * LRU sizes by what max_seq - 1 holds less what max_seq + 1 holds
- * (inc_max_seq()), which would update the memcg statistics the test's
- * memcg does not have. So max_seq + 1's slot, a seq below min_seq that no
- * helper counts, holds the same as max_seq - 1: the mistake leaves the
- * sizes alone and the case fails on the seqs it checks.
+ * (inc_max_seq()), and the memcg's LRU sizes, which no folio ever raised,
+ * would go negative and warn. So max_seq + 1's slot, a seq below min_seq
+ * that no helper counts, holds the same as max_seq - 1: the mistake leaves
+ * the sizes alone and the case fails on the seqs it checks.
  */
 #define MGLRU_BUDGET_PAGES	((1UL << 20) + 12345)
 
