@@ -27,13 +27,17 @@
  *   whose attempt lost the race with another one reclaimed nothing, until
  *   the memcg OOM-killed a task with evictable file folios left.
  *
- * The folios are the test's own, with no mapping, added to the root memcg's
- * lruvec as any folio is: page cache folios, and anon ones (swap-backed).
- * Reclaim finds the dirty ones with nothing to write them and puts them
- * back. The cases need MGLRU on (CONFIG_LRU_GEN_ENABLED=y, as the suite's
- * kunitconfig sets it, or lru_gen/enabled) and that LRU free of other
- * folios, as on a kunit.py boot: both are the machine's, and where either
- * is not so the cases skip rather than switch MGLRU or touch its folios.
+ * The folios are the test's own, with no mapping, charged to a memcg of
+ * the case's own and added to its lruvec as any folio is: page cache
+ * folios, and anon ones (swap-backed). Reclaim finds the dirty ones with
+ * nothing to write them and puts them back. The memcg is a cgroup made for
+ * the case where the machine has the memory controller enabled below the
+ * root, with MGLRU on for its lruvecs only. A kunit.py boot has no such
+ * cgroup: there the folios go to the root memcg's LRU, which is empty,
+ * with MGLRU on (CONFIG_LRU_GEN_ENABLED=y, as the suite's kunitconfig sets
+ * it). Neither is the case's: where either is not so and it cannot make a
+ * memcg, the case skips rather than switch MGLRU or touch the machine's
+ * folios.
  *
  * What each case checks is an effect of one fix that a caller or a later
  * reclaim pass can observe; Documentation of the suite (doc/kunit.rst)
@@ -99,38 +103,135 @@ static void mglru_drop_empty_gens(struct lruvec *lruvec)
 	rcu_read_unlock();
 }
 
+/* cgroup_mkdir(), cgroup_rmdir() and cgrp_dfl_root */
+#include "../../kernel/cgroup/cgroup-internal.h"
+
 /*
- * MGLRU on, and the root memcg's lruvecs, where the case's folios go,
- * holding no evictable folio. Both are the machine's: the case switches
- * nothing, and where the machine's page cache fills the lruvec it skips
- * rather than age or evict folios that are not its own. A kunit.py boot
- * has none there when the cases run.
+ * The case's own memcg: a child of the root cgroup on the default
+ * hierarchy, made and removed by cgroup_mkdir() and cgroup_rmdir() as a
+ * mkdir and an rmdir in cgroupfs make them, each with the active reference
+ * that kernfs holds around the call. Its lruvecs have MGLRU on, whatever
+ * the machine's state (lru_gen/enabled), as lru_gen_change_state() turns
+ * it on for an empty lruvec; they get their state back once the case's
+ * folios are gone.
  */
-static void mglru_need_own_lru(struct kunit *test)
+struct mglru_cgroup {
+	struct cgroup *cgrp;
+	struct cgroup_subsys_state *css;
+	bool was_enabled;
+};
+
+static void mglru_lruvecs_enable(struct mem_cgroup *memcg, bool enabled)
 {
+	int nid;
+
+	for_each_node(nid) {
+		struct lruvec *lruvec = mem_cgroup_lruvec(memcg, NODE_DATA(nid));
+		struct lru_gen_folio *lrugen = &lruvec->lrugen;
+
+		spin_lock_irq(&lruvec->lru_lock);
+		/* only an empty lruvec changes state, as in lru_gen_change_state() */
+		if (!memchr_inv(lrugen->nr_pages, 0, sizeof(lrugen->nr_pages)))
+			lrugen->enabled = enabled;
+		spin_unlock_irq(&lruvec->lru_lock);
+	}
+}
+
+static void mglru_cgroup_rmdir(void *arg)
+{
+	struct mglru_cgroup *cg = arg;
+	struct kernfs_node *kn = cg->cgrp->kn;
+
+	if (cg->css) {
+		mglru_lruvecs_enable(mem_cgroup_from_css(cg->css), cg->was_enabled);
+		css_put(cg->css);
+	}
+	kernfs_get(kn);
+	kernfs_unbreak_active_protection(kn);
+	cgroup_rmdir(kn);
+	kernfs_break_active_protection(kn);
+	kernfs_put(kn);
+	cgroup_put(cg->cgrp);
+}
+
+/*
+ * A memcg of the case's own, or NULL where the memory controller is not
+ * enabled below the root (cgroup.subtree_control), as on a kunit.py boot.
+ */
+static struct mem_cgroup *mglru_cgroup_mkdir(struct kunit *test)
+{
+	struct kernfs_node *parent = cgrp_dfl_root.cgrp.kn;
+	struct mglru_cgroup *cg;
+	struct mem_cgroup *memcg;
+	char name[32];
+	int ret;
+
+	cg = kunit_kzalloc(test, sizeof(*cg), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, cg);
+	snprintf(name, sizeof(name), "mglru_kunit.%d", task_pid_nr(current));
+
+	kernfs_unbreak_active_protection(parent);
+	ret = cgroup_mkdir(parent, name, 0755);
+	kernfs_break_active_protection(parent);
+	KUNIT_ASSERT_EQ_MSG(test, ret, 0, "cgroup_mkdir(%s)", name);
+
+	snprintf(name, sizeof(name), "/mglru_kunit.%d", task_pid_nr(current));
+	cg->cgrp = cgroup_get_from_path(name);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, cg->cgrp);
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, mglru_cgroup_rmdir, cg));
+
+	cg->css = cgroup_get_e_css(cg->cgrp, &memory_cgrp_subsys);
+	memcg = mem_cgroup_from_css(cg->css);
+	if (memcg == root_mem_cgroup) {
+		/* the root's: not the case's to change */
+		css_put(cg->css);
+		cg->css = NULL;
+		return NULL;
+	}
+	cg->was_enabled = mem_cgroup_lruvec(memcg, NODE_DATA(first_online_node))->lrugen.enabled;
+	mglru_lruvecs_enable(memcg, true);
+	return memcg;
+}
+
+/*
+ * The memcg that the case's folios are charged to, whose lruvecs hold
+ * them: the case's own where the machine has the memory controller
+ * enabled below the root, as any machine with systemd does. Else the root
+ * memcg, whose LRU is the machine's: there MGLRU must be on and the LRU
+ * hold no evictable folio, as on a kunit.py boot, or the case skips rather
+ * than switch MGLRU or age and evict the machine's page cache.
+ */
+static struct mem_cgroup *mglru_own_lru(struct kunit *test)
+{
+	struct mem_cgroup *memcg = mglru_cgroup_mkdir(test);
 	unsigned long others = 0;
 	int nid;
 
+	if (memcg)
+		return memcg;
 	if (!lru_gen_enabled())
-		kunit_skip(test, "MGLRU is off on this machine (lru_gen/enabled)");
+		kunit_skip(test, "no memcg of its own, and MGLRU off (lru_gen/enabled)");
 	for_each_online_node(nid)
 		others += lruvec_evictable_size(mem_cgroup_lruvec(root_mem_cgroup,
 								  NODE_DATA(nid)), 1);
 	if (others)
-		kunit_skip(test, "%lu folios not the case's on the root memcg's LRU",
+		kunit_skip(test, "no memcg of its own, and %lu other folios on the root LRU",
 			   others);
+	return NULL;
 }
 
 /*
- * MGLRU_NR_FOLIOS folios of the test's own, charged as page cache is (an
- * uncharged folio on a memcg lruvec makes folio_lruvec_lock() retry
- * forever): swap-backed if @anon, dirty if @dirty.
+ * MGLRU_NR_FOLIOS folios of the test's own, charged to @memcg (NULL: the
+ * root) as page cache is (an uncharged folio on a memcg lruvec makes
+ * folio_lruvec_lock() retry forever): swap-backed if @anon, dirty if
+ * @dirty.
  */
-static struct mglru_folios *mglru_folios_alloc(struct kunit *test, bool anon,
-					       bool dirty)
+static struct mglru_folios *mglru_folios_alloc(struct kunit *test, struct mem_cgroup *memcg,
+					       bool anon, bool dirty)
 {
+	struct mem_cgroup *old;
 	struct mglru_folios *f;
-	int i;
+	int i, ret;
 
 	f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, f);
@@ -139,7 +240,10 @@ static struct mglru_folios *mglru_folios_alloc(struct kunit *test, bool anon,
 	for (i = 0; i < MGLRU_NR_FOLIOS; i++) {
 		f->folio[i] = folio_alloc(GFP_KERNEL, 0);
 		KUNIT_ASSERT_NOT_NULL(test, f->folio[i]);
-		KUNIT_ASSERT_EQ(test, 0, mem_cgroup_charge(f->folio[i], NULL, GFP_KERNEL));
+		old = set_active_memcg(memcg);
+		ret = mem_cgroup_charge(f->folio[i], NULL, GFP_KERNEL);
+		set_active_memcg(old);
+		KUNIT_ASSERT_EQ(test, ret, 0);
 		if (anon)
 			__folio_set_swapbacked(f->folio[i]);
 		if (dirty)
@@ -221,10 +325,10 @@ static void mglru_folios_make_oldest(struct kunit *test, struct mglru_folios *f)
  */
 static struct mglru_folios *mglru_folios_init(struct kunit *test, bool dirty)
 {
+	struct mem_cgroup *memcg = mglru_own_lru(test);
 	struct mglru_folios *f;
 
-	mglru_need_own_lru(test);
-	f = mglru_folios_alloc(test, false, dirty);
+	f = mglru_folios_alloc(test, memcg, false, dirty);
 	/* a generation to evict besides the MIN_NR_GENS youngest */
 	mglru_age_file(f->lruvec, MIN_NR_GENS + 1, 0);
 	mglru_folios_add(f);
@@ -377,13 +481,13 @@ static void mglru_shrink_after_aging(struct kunit *test,
 				     struct mglru_lost_aging *lost)
 {
 	struct scan_control sc = { .priority = 0 };
+	struct mem_cgroup *memcg = mglru_own_lru(test);
 	struct mglru_folios *f, *young;
 	unsigned long max_seq;
 	bool need_rotate;
 	int i;
 
-	mglru_need_own_lru(test);
-	f = mglru_folios_alloc(test, false, false);
+	f = mglru_folios_alloc(test, memcg, false, false);
 
 	/*
 	 * The lruvec holds nothing: let min_seq pass its empty generations,
@@ -400,7 +504,7 @@ static void mglru_shrink_after_aging(struct kunit *test,
 	 * Active folios land young: the budget outlasts the oldest
 	 * generation's batch, so only the pass's own decision ends it there.
 	 */
-	young = mglru_folios_alloc(test, false, false);
+	young = mglru_folios_alloc(test, memcg, false, false);
 	for (i = 0; i < MGLRU_NR_FOLIOS; i++)
 		folio_set_active(young->folio[i]);
 	mglru_folios_add(young);
@@ -477,18 +581,16 @@ static void mglru_test_evict_counts_clean(struct kunit *test)
 /* isolate_folios() with this signature came with the series (7.2) */
 #ifdef for_each_evictable_type
 /*
- * A file folio read over and over through a file descriptor: its refs
- * saturated and PG_workingset set, which sort_folio() protects (moves to
- * the next generation) instead of isolating.
+ * A file folio read over and over through a file descriptor, as MGLRU's
+ * folio_mark_accessed() leaves it: PG_referenced, its refs saturated and
+ * PG_workingset set, which sort_folio() protects (moves to the next
+ * generation) instead of isolating. Set as lru_gen_inc_refs() sets them,
+ * since with MGLRU off for the machine folio_mark_accessed() activates.
  */
-static void mglru_folio_read_often(struct kunit *test, struct folio *folio)
+static void mglru_folio_read_often(struct folio *folio)
 {
-	int i;
-
-	for (i = 0; i < 64 && !folio_test_workingset(folio); i++)
-		folio_mark_accessed(folio);
-	KUNIT_ASSERT_TRUE_MSG(test, folio_test_workingset(folio),
-			      "folio_mark_accessed() did not set PG_workingset");
+	set_mask_bits(&folio->flags.f, LRU_REFS_FLAGS | BIT(PG_workingset),
+		      LRU_REFS_FLAGS | BIT(PG_workingset));
 }
 
 /* The folios of the oldest generation of @type, all zones. */
@@ -505,8 +607,8 @@ static size_t mglru_oldest_count(struct lruvec *lruvec, int type)
 
 /*
  * The oldest generation of @type holds the case's @n folios and no other.
- * mglru_need_own_lru() found the root memcg's LRU empty when the case
- * began: more folios are the machine's, added since (skip); fewer are a
+ * mglru_own_lru() found the LRU empty when the case began: more folios are
+ * the machine's, added since to the root memcg's (skip); fewer are a
  * failure of the case's own setup.
  */
 static void mglru_oldest_only_own(struct kunit *test, struct lruvec *lruvec,
@@ -568,13 +670,13 @@ static void mglru_isolate(struct lruvec *lruvec, int swappiness,
 static void mglru_isolate_both(struct kunit *test, int swappiness, bool protected,
 			       struct mglru_isolated *r)
 {
+	struct mem_cgroup *memcg = mglru_own_lru(test);
 	struct mglru_folios *anon, *file;
 	struct lruvec *lruvec;
 	int i;
 
-	mglru_need_own_lru(test);
-	anon = mglru_folios_alloc(test, true, false);
-	file = mglru_folios_alloc(test, false, false);
+	anon = mglru_folios_alloc(test, memcg, true, false);
+	file = mglru_folios_alloc(test, memcg, false, false);
 	lruvec = anon->lruvec;
 	KUNIT_ASSERT_PTR_EQ(test, lruvec, file->lruvec);
 
@@ -585,7 +687,7 @@ static void mglru_isolate_both(struct kunit *test, int swappiness, bool protecte
 	mglru_age_file(lruvec, MIN_NR_GENS + 1, 1);
 	mglru_folios_add(file);
 	for (i = 0; protected && i < MGLRU_NR_FOLIOS; i++)
-		mglru_folio_read_often(test, file->folio[i]);
+		mglru_folio_read_often(file->folio[i]);
 
 	mglru_folios_in_oldest(test, anon, LRU_GEN_ANON);
 	mglru_folios_in_oldest(test, file, LRU_GEN_FILE);

@@ -12,12 +12,13 @@
  *   that were never used landed young and pushed the working set out.
  *
  * The folios are clean page cache folios of the test's own, with no
- * mapping, added to the root memcg's lruvec with all MAX_NR_GENS file
- * generations alive, so that each placement is a distinct generation. The
- * fault is the task's in_lru_fault flag, as lru_gen_enter_fault() sets it
- * for a VMA with recency. Only faults are affected: a folio added outside
- * one, or in one taken from reclaim, is not marked. Uses
- * mglru_evict_kunit.c's helpers.
+ * mapping, added to the lruvec of the case's memcg (mglru_own_lru()) with
+ * all MAX_NR_GENS file generations alive, so that each placement is a
+ * distinct generation. The fault is the task's in_lru_fault flag, as
+ * lru_gen_enter_fault() sets it for a VMA with recency. Only faults are
+ * affected, and only with MGLRU on: a folio added outside one, in one
+ * taken from reclaim, or while the machine has MGLRU off, is not marked.
+ * Uses mglru_evict_kunit.c's helpers.
  *
  * Included by mglru_kunit.c, inside mm/vmscan.c's CONFIG_LRU_GEN section.
  */
@@ -35,17 +36,28 @@ enum mglru_add_ctx {
  * set and cleared around the additions as lru_gen_enter_fault() and
  * lru_gen_exit_fault() do for the faulting task itself: here the case's
  * own kthread, which exits when the case ends.
+ *
+ * The placement is MGLRU's: where the machine has MGLRU off, a fault must
+ * leave the folios as it found them, so they land where an addition
+ * outside a fault puts them, and the case checks that instead.
  */
 static void mglru_add_expect_age(struct kunit *test, struct mglru_folios *f,
 				 enum mglru_add_ctx ctx, int age, const char *what)
 {
 	struct lru_gen_folio *lrugen = &f->lruvec->lrugen;
 	unsigned int in_fault = current->in_lru_fault;
+	bool referenced = folio_test_referenced(f->folio[0]);
 	unsigned int noreclaim = 0;
 	unsigned long max_seq;
+	int i;
 
 	KUNIT_ASSERT_EQ_MSG(test, mglru_age_file(f->lruvec, MAX_NR_GENS, 1), MAX_NR_GENS,
 			    "the lruvec did not reach %d file generations", MAX_NR_GENS);
+	if (ctx == MGLRU_ADD_FAULT && !lru_gen_enabled()) {
+		age = MAX_NR_GENS - 1 -
+		      (folio_test_workingset(f->folio[0]) || referenced);
+		what = "MGLRU off: added in a fault as outside one";
+	}
 	max_seq = READ_ONCE(lrugen->max_seq);
 	if (ctx == MGLRU_ADD_FAULT_MEMALLOC)
 		noreclaim = memalloc_noreclaim_save();
@@ -58,6 +70,11 @@ static void mglru_add_expect_age(struct kunit *test, struct mglru_folios *f,
 	if (READ_ONCE(lrugen->max_seq) != max_seq)
 		kunit_skip(test, "the machine aged the lruvec while the folios were added");
 	mglru_folios_in_gen(test, f, max_seq - age, what);
+	if (ctx == MGLRU_ADD_FAULT && lru_gen_enabled())
+		return;
+	for (i = 0; i < MGLRU_NR_FOLIOS; i++)
+		KUNIT_EXPECT_EQ_MSG(test, folio_test_referenced(f->folio[i]), referenced,
+				    "folio %d: %s: marked accessed", i, what);
 }
 
 /* Readahead brought it in, the fault mapped it: second oldest. */
@@ -65,8 +82,7 @@ static void mglru_test_fault_places_prefaulted(struct kunit *test)
 {
 	struct mglru_folios *f;
 
-	mglru_need_own_lru(test);
-	f = mglru_folios_alloc(test, false, false);
+	f = mglru_folios_alloc(test, mglru_own_lru(test), false, false);
 	mglru_add_expect_age(test, f, MGLRU_ADD_FAULT, MAX_NR_GENS - 2, "prefaulted");
 }
 
@@ -76,8 +92,7 @@ static void mglru_test_fault_places_refaulted_workingset(struct kunit *test)
 	struct mglru_folios *f;
 	int i;
 
-	mglru_need_own_lru(test);
-	f = mglru_folios_alloc(test, false, false);
+	f = mglru_folios_alloc(test, mglru_own_lru(test), false, false);
 	for (i = 0; i < MGLRU_NR_FOLIOS; i++)
 		folio_set_workingset(f->folio[i]);
 	mglru_add_expect_age(test, f, MGLRU_ADD_FAULT, 0, "refaulted workingset");
@@ -92,8 +107,7 @@ static void mglru_test_fault_keeps_referenced_refs(struct kunit *test)
 	struct mglru_folios *f;
 	int i;
 
-	mglru_need_own_lru(test);
-	f = mglru_folios_alloc(test, false, false);
+	f = mglru_folios_alloc(test, mglru_own_lru(test), false, false);
 	for (i = 0; i < MGLRU_NR_FOLIOS; i++)
 		folio_set_referenced(f->folio[i]);
 	mglru_add_expect_age(test, f, MGLRU_ADD_FAULT, MAX_NR_GENS - 2, "referenced, faulted");
@@ -107,14 +121,9 @@ static void mglru_test_fault_keeps_referenced_refs(struct kunit *test)
 static void mglru_test_plain_add_places_oldest(struct kunit *test)
 {
 	struct mglru_folios *f;
-	int i;
 
-	mglru_need_own_lru(test);
-	f = mglru_folios_alloc(test, false, false);
+	f = mglru_folios_alloc(test, mglru_own_lru(test), false, false);
 	mglru_add_expect_age(test, f, MGLRU_ADD_PLAIN, MAX_NR_GENS - 1, "added outside a fault");
-	for (i = 0; i < MGLRU_NR_FOLIOS; i++)
-		KUNIT_EXPECT_FALSE_MSG(test, folio_test_referenced(f->folio[i]),
-				       "folio %d: marked accessed outside a fault", i);
 }
 
 /* A fault taken from memory reclaim (PF_MEMALLOC) places as no fault. */
@@ -122,8 +131,7 @@ static void mglru_test_fault_in_reclaim_places_oldest(struct kunit *test)
 {
 	struct mglru_folios *f;
 
-	mglru_need_own_lru(test);
-	f = mglru_folios_alloc(test, false, false);
+	f = mglru_folios_alloc(test, mglru_own_lru(test), false, false);
 	mglru_add_expect_age(test, f, MGLRU_ADD_FAULT_MEMALLOC, MAX_NR_GENS - 1,
 			     "faulted under PF_MEMALLOC");
 }

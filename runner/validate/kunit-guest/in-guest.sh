@@ -16,6 +16,11 @@ en=/sys/kernel/mm/lru_gen/enabled
 cached() { awk '/^Cached:/ { print $2 }' /proc/meminfo; }
 
 mount -t debugfs none /sys/kernel/debug 2>/dev/null
+# the memory controller enabled below the root, as systemd enables it:
+# where it is, each folio case makes a memcg of its own
+grep -q '^[^ ]* /sys/fs/cgroup cgroup2 ' /proc/mounts ||
+	mount -t cgroup2 none /sys/fs/cgroup || exit 1
+echo +memory >/sys/fs/cgroup/cgroup.subtree_control || exit 1
 for s in mglru mglru_evict mglru_place; do
 	[ -w /sys/kernel/debug/kunit/$s/run ] ||
 		{ echo "no debugfs run file for $s"; exit 1; }
@@ -36,6 +41,7 @@ suites()
 	done
 	cases=$(cat "$out/$tag"-*.ktap | grep -E '^ {4}(not )?ok [0-9]+ mglru_test_')
 	echo "$tag lru_gen_before=$en0 lru_gen_after=$(cat $en)" \
+	     "cgroups_left=$(find /sys/fs/cgroup -mindepth 1 -maxdepth 1 -type d -name 'mglru_kunit.*' | wc -l)" \
 	     "cached_kib_before=$c0 cached_kib_after=$(cached)" \
 	     "pass=$(echo "$cases" | grep -c '^ *ok [0-9]* [a-z_]*$')" \
 	     "skip=$(echo "$cases" | grep -c '# SKIP')" \
