@@ -7,18 +7,24 @@
 # debugfs once it is up (runner/validate/kunit-guest/). Two boots, one line
 # each: the suites with MGLRU as booted, and with MGLRU switched on by the
 # harness; MGLRU's state and Cached before and after, passes, skips and
-# failures. The KTAP lands in RESULTS (default results/kunit-guest-<kernel>).
+# failures. The KTAP lands in RESULTS (default results/kunit-guest-<kernel>,
+# -<variant> added for a VARIANT). VARIANT= builds the guest with one of
+# patches/variants/, a revert of a fix: the cases of that fix must fail on
+# the case's own memcg as they do on a kunit.py boot.
 #
-# usage: kunit-guest.sh   (KERNEL=, KDIR=, MEM= (default 4G), CPUS=, ACCEL=)
+# usage: kunit-guest.sh   (KERNEL=, KDIR=, VARIANT=, MEM= (default 4G), CPUS=,
+#                          ACCEL=)
 
 . "$(dirname "$0")/../lib.sh"
 
 export ARCH=x86_64 MEM=${MEM:-4G}
-check_inputs KDIR KERNEL JOBS MEM CPUS ACCEL
+check_inputs KDIR KERNEL VARIANT JOBS MEM CPUS ACCEL
+[ "${VARIANT:-}" != port ] || die "VARIANT=port: kunit-guest runs a kernel that has the helpers"
 GUEST_BUILD=$CACHE/build/$(tree_name)/guest-kunit-$ARCH
 export GUEST_BUILD
 export EXTRA_CONFIG=$SUITE_ROOT/runner/validate/kunit-guest/config
-export LOGDIR=${LOGDIR:-$SUITE_ROOT/results/kunit-guest-$(tree_name)}
+variant=${VARIANT:+-$VARIANT}
+export LOGDIR=${LOGDIR:-$SUITE_ROOT/results/kunit-guest-$(tree_name)${variant%-default}}
 RESULTS=$LOGDIR
 mkdir -p "$RESULTS"
 hold_lock "$(tree_name)-guest"
