@@ -153,6 +153,31 @@ for p in "${patches[@]}"; do
 	grep '^total:' "$tmp/out"
 done
 
+# Each patch is addressed to whom get_maintainer.pl names for it, the KUnit
+# one also to KUnit's lists, and the cover letter to them all, with the
+# base commit; a letter without them is seen.
+# shellcheck disable=SC2317
+addressed()
+{
+	local a p
+
+	for a in 'To: Andrew Morton <akpm@linux-foundation.org>' 'Cc: linux-mm@kvack.org' \
+		 'Cc: linux-kselftest@vger.kernel.org' 'Cc: kunit-dev@googlegroups.com'; do
+		grep -qxF "$a" "$1" || { echo "${1##*/}: no '$a'"; return 1; }
+	done
+	grep -q '^base-commit: [0-9a-f]\{40\}$' "$1" || { echo "${1##*/}: no base-commit"; return 1; }
+	grep -qxF 'Cc: kunit-dev@googlegroups.com' "${patches[0]}" ||
+		{ echo "${patches[0]##*/}: not to kunit-dev"; return 1; }
+	for p in "${patches[@]}"; do
+		grep -q '^To: ' "$p" || { echo "${p##*/}: no To:"; return 1; }
+	done
+}
+expect_rc 0 "the patches and the cover letter are addressed, with a base commit" addressed "$cover"
+grep -v '^Cc: kunit-dev@' "$cover" >"$tmp/cover-unaddressed"
+expect_rc 1 "a cover letter without kunit-dev is seen" addressed "$tmp/cover-unaddressed"
+grep -v '^base-commit: ' "$cover" >"$tmp/cover-unbased"
+expect_rc 1 "a cover letter without its base commit is seen" addressed "$tmp/cover-unbased"
+
 # Broken copies, each checked by what must catch it.
 b=$tmp/broken
 docs=${patches[2]}

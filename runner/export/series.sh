@@ -10,7 +10,10 @@
 #      mm/mglru in the kselftest TARGETS;
 #   3. docs/mm: what the tests check and need, in the MGLRU design document.
 #
-# Patches 1 and 2 add their files to the MGLRU entry of MAINTAINERS.
+# Patches 1 and 2 add their files to the MGLRU entry of MAINTAINERS. Each
+# patch is addressed to whom scripts/get_maintainer.pl names for it (and
+# the KUnit patch also to KUnit's lists), the cover letter to them all,
+# and the cover letter ends with the base commit, the baseline's.
 #
 # The text is in runner/export/series/, a file a message: 0-cover-letter.txt,
 # whose figures cover_letter.py fills in from the recorded data of
@@ -175,6 +178,37 @@ commit()
 	fi
 }
 
+# recipients PATCH: whom scripts/get_maintainer.pl names for PATCH, one a
+# line, and for a patch that adds KUnit tests the lists of KUnit's own
+# MAINTAINERS entry, which no file of the patch is in.
+recipients()
+{
+	perl scripts/get_maintainer.pl --no-git --no-git-fallback --no-rolestats "$1" ||
+		die "series.sh: get_maintainer.pl failed on ${1##*/}"
+	if grep -q '^+++ b/lib/tests/' "$1"; then
+		awk '/^KERNEL UNIT TESTING FRAMEWORK/ { e = 1 } e && /^$/ { exit }
+			e && /^L:\t/ { print $2 }' MAINTAINERS
+	fi
+}
+
+# address FILE RECIPIENTS: To: the first of RECIPIENTS (one a line), Cc:
+# the others, in FILE's mail header after its Date: line, where git
+# send-email reads them.
+address()
+{
+	awk -v r="$2" '
+		!done && /^Date: / {
+			print
+			n = split(r, a, "\n")
+			print "To: " a[1]
+			for (i = 2; i <= n; i++)
+				print "Cc: " a[i]
+			done = 1
+			next
+		}
+		{ print }' "$1" >"$1.new" && mv "$1.new" "$1" || die "series.sh: cannot address ${1##*/}"
+}
+
 # series SRC REPO OUTDIR
 series()
 {
@@ -213,7 +247,15 @@ series()
 	mkdir -p "$out" || die "series.sh: cannot create $out"
 	rm -f "$out"/*.patch
 	in_git . format-patch -q --cover-letter --cover-from-description=subject \
-		-o "$out" baseline..mglru-tests
+		--base=baseline -o "$out" baseline..mglru-tests
+	local p r all=
+	for p in "$out"/0*.patch; do
+		[ "${p##*/}" != 0000-cover-letter.patch ] || continue
+		r=$(recipients "$p" | awk '!seen[$0]++') || exit 1
+		address "$p" "$r"
+		all+=$r$'\n'
+	done
+	address "$out/0000-cover-letter.patch" "$(awk 'NF && !seen[$0]++' <<<"$all")"
 	note "series: $(git rev-list --count baseline..mglru-tests) patches and a cover letter in $out"
 }
 
