@@ -111,46 +111,60 @@ static void mglru_drop_empty_gens(struct lruvec *lruvec)
  * hierarchy, made and removed by cgroup_mkdir() and cgroup_rmdir() as a
  * mkdir and an rmdir in cgroupfs make them, each with the active reference
  * that kernfs holds around the call. Its lruvecs have MGLRU on, whatever
- * the machine's state (lru_gen/enabled), as lru_gen_change_state() turns
- * it on for an empty lruvec; they get their state back once the case's
- * folios are gone.
+ * the machine's state (lru_gen/enabled), and get the machine's state back
+ * when the case ends.
  */
 struct mglru_cgroup {
 	struct cgroup *cgrp;
 	struct cgroup_subsys_state *css;
-	bool was_enabled;
 };
 
-static void mglru_lruvecs_enable(struct mem_cgroup *memcg, bool enabled)
+/*
+ * Switch MGLRU on or off for @memcg's lruvecs only, as lru_gen_change_state()
+ * switches every lruvec: under cgroup_lock(), which it holds too, moving
+ * any folio between the classic lists and the generations.
+ */
+static void mglru_lruvecs_switch(struct mem_cgroup *memcg, bool enabled)
 {
 	int nid;
 
 	for_each_node(nid) {
 		struct lruvec *lruvec = mem_cgroup_lruvec(memcg, NODE_DATA(nid));
-		struct lru_gen_folio *lrugen = &lruvec->lrugen;
 
+		rcu_read_lock();
 		spin_lock_irq(&lruvec->lru_lock);
-		/* only an empty lruvec changes state, as in lru_gen_change_state() */
-		if (!memchr_inv(lrugen->nr_pages, 0, sizeof(lrugen->nr_pages)))
-			lrugen->enabled = enabled;
+		lruvec->lrugen.enabled = enabled;
+		while (!(enabled ? fill_evictable(lruvec) : drain_evictable(lruvec))) {
+			spin_unlock_irq(&lruvec->lru_lock);
+			rcu_read_unlock();
+			cond_resched();
+			rcu_read_lock();
+			spin_lock_irq(&lruvec->lru_lock);
+		}
 		spin_unlock_irq(&lruvec->lru_lock);
+		rcu_read_unlock();
 	}
 }
 
 static void mglru_cgroup_rmdir(void *arg)
 {
+	struct kunit *test = kunit_get_current_test();
 	struct mglru_cgroup *cg = arg;
 	struct kernfs_node *kn = cg->cgrp->kn;
+	int ret;
 
 	if (cg->css) {
-		mglru_lruvecs_enable(mem_cgroup_from_css(cg->css), cg->was_enabled);
+		cgroup_lock();
+		mglru_lruvecs_switch(mem_cgroup_from_css(cg->css), lru_gen_enabled());
+		cgroup_unlock();
 		css_put(cg->css);
 	}
-	kernfs_get(kn);
+	/* the cgroup reference pins kn */
 	kernfs_unbreak_active_protection(kn);
-	cgroup_rmdir(kn);
+	ret = cgroup_rmdir(kn);
 	kernfs_break_active_protection(kn);
-	kernfs_put(kn);
+	if (test)
+		KUNIT_EXPECT_EQ_MSG(test, ret, 0, "cgroup_rmdir() of the case's memcg");
 	cgroup_put(cg->cgrp);
 }
 
@@ -188,8 +202,9 @@ static struct mem_cgroup *mglru_cgroup_mkdir(struct kunit *test)
 		cg->css = NULL;
 		return NULL;
 	}
-	cg->was_enabled = mem_cgroup_lruvec(memcg, NODE_DATA(first_online_node))->lrugen.enabled;
-	mglru_lruvecs_enable(memcg, true);
+	cgroup_lock();
+	mglru_lruvecs_switch(memcg, true);
+	cgroup_unlock();
 	return memcg;
 }
 
@@ -607,16 +622,16 @@ static size_t mglru_oldest_count(struct lruvec *lruvec, int type)
 
 /*
  * The oldest generation of @type holds the case's @n folios and no other.
- * mglru_own_lru() found the LRU empty when the case began: more folios are
- * the machine's, added since to the root memcg's (skip); fewer are a
- * failure of the case's own setup.
+ * mglru_own_lru() found the LRU empty when the case began: on the root
+ * memcg's, more folios are the machine's, added since (skip); on the case's
+ * own memcg, or fewer, they are a failure of the case's own.
  */
 static void mglru_oldest_only_own(struct kunit *test, struct lruvec *lruvec,
 				  int type, size_t n)
 {
 	size_t count = mglru_oldest_count(lruvec, type);
 
-	if (count > n)
+	if (count > n && lruvec_memcg(lruvec) == root_mem_cgroup)
 		kunit_skip(test, "%zu folios not the case's joined the root memcg's LRU",
 			   count - n);
 	KUNIT_ASSERT_EQ_MSG(test, count, n,
@@ -652,6 +667,8 @@ static void mglru_isolate(struct lruvec *lruvec, int swappiness,
 	spin_unlock_irq(&lruvec->lru_lock);
 	rcu_read_unlock();
 
+	/* this CPU's LRU batch, drained on this CPU, as mglru_folios_add() */
+	migrate_disable();
 	list_for_each_entry_safe(folio, next, &list, lru) {
 		if (folio_is_file_lru(folio))
 			r->file++;
@@ -660,6 +677,8 @@ static void mglru_isolate(struct lruvec *lruvec, int swappiness,
 		list_del(&folio->lru);
 		folio_putback_lru(folio);
 	}
+	lru_add_drain();
+	migrate_enable();
 }
 
 /*

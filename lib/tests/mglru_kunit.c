@@ -48,9 +48,12 @@ struct mglru_env {
  * oopsing. It is never onlined, charged or linked into a cgroup: reclaim
  * and the cgroup core never see it, and the cases change it at will. The
  * cgroup core does not count references to it (CSS_NO_REF, as for the
- * root), and a case sets CSS_ONLINE to stand for an online memcg. It is
- * made once a boot and kept: only css_online() and css_offline() would
- * give back its ID.
+ * root), and a case sets CSS_ONLINE to stand for an online memcg. Off the
+ * cgroup tree it has no rstat, so it takes reads of its statistics, not
+ * changes. It is made once a boot and kept: only css_online() and
+ * css_offline() would give back its ID, and css_free() the socket and BPF
+ * accounting keys that css_alloc() took, which a machine with a memcg of
+ * its own below the root has taken already.
  */
 static struct mem_cgroup *mglru_memcg;
 
@@ -250,10 +253,10 @@ static void mglru_test_evictable_size(struct kunit *test)
  *
  * get_nr_to_scan() must not age. A helper that does by mistake moves the
  * LRU sizes by what max_seq - 1 holds less what max_seq + 1 holds
- * (inc_max_seq()), and the memcg's LRU sizes, which no folio ever raised,
- * would go negative and warn. So max_seq + 1's slot, a seq below min_seq
- * that no helper counts, holds the same as max_seq - 1: the mistake leaves
- * the sizes alone and the case fails on the seqs it checks.
+ * (inc_max_seq()), a change of the memcg's statistics, which the suite's
+ * memcg cannot take (see mglru_memcg). So max_seq + 1's slot, a seq below
+ * min_seq that no helper counts, holds the same as max_seq - 1: the
+ * mistake leaves the sizes alone and the case fails on the seqs it checks.
  */
 #define MGLRU_BUDGET_PAGES	((1UL << 20) + 12345)
 

@@ -47,13 +47,14 @@ static void mglru_add_expect_age(struct kunit *test, struct mglru_folios *f,
 	struct lru_gen_folio *lrugen = &f->lruvec->lrugen;
 	unsigned int in_fault = current->in_lru_fault;
 	bool referenced = folio_test_referenced(f->folio[0]);
+	bool marks = ctx == MGLRU_ADD_FAULT && lru_gen_enabled();
 	unsigned int noreclaim = 0;
 	unsigned long max_seq;
 	int i;
 
 	KUNIT_ASSERT_EQ_MSG(test, mglru_age_file(f->lruvec, MAX_NR_GENS, 1), MAX_NR_GENS,
 			    "the lruvec did not reach %d file generations", MAX_NR_GENS);
-	if (ctx == MGLRU_ADD_FAULT && !lru_gen_enabled()) {
+	if (ctx == MGLRU_ADD_FAULT && !marks) {
 		age = MAX_NR_GENS - 1 -
 		      (folio_test_workingset(f->folio[0]) || referenced);
 		what = "MGLRU off: added in a fault as outside one";
@@ -70,7 +71,7 @@ static void mglru_add_expect_age(struct kunit *test, struct mglru_folios *f,
 	if (READ_ONCE(lrugen->max_seq) != max_seq)
 		kunit_skip(test, "the machine aged the lruvec while the folios were added");
 	mglru_folios_in_gen(test, f, max_seq - age, what);
-	if (ctx == MGLRU_ADD_FAULT && lru_gen_enabled())
+	if (marks)
 		return;
 	for (i = 0; i < MGLRU_NR_FOLIOS; i++)
 		KUNIT_EXPECT_EQ_MSG(test, folio_test_referenced(f->folio[i]), referenced,

@@ -206,7 +206,8 @@ address()
 			done = 1
 			next
 		}
-		{ print }' "$1" >"$1.new" && mv "$1.new" "$1" || die "series.sh: cannot address ${1##*/}"
+		{ print }' "$1" >"$1.new" || die "series.sh: cannot address ${1##*/}"
+	mv "$1.new" "$1" || die "series.sh: cannot address ${1##*/}"
 }
 
 # series SRC REPO OUTDIR
