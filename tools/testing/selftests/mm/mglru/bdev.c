@@ -1,23 +1,86 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Guest-local storage: ext4 on a loop device backed by a file on a private
- * tmpfs in the run's scratch directory (MGLRU_HOME/<pid>), optionally
- * behind a dm-delay target; the scenario's data file on
- * it; zram swap. Not the guest's root filesystem: 9p or virtiofs would bring
- * the host's page cache, and tmpfs has no readahead and no writeback.
+ * Guest-local storage, each piece with its teardown: ext4 on a loop device
+ * backed by a file on a tmpfs in MGLRU_SCRATCH, optionally behind the
+ * dm-delay target MGLRU_NAME; the scenario's data file on it; zram swap;
+ * debugfs where it is not mounted. Not the guest's root filesystem: 9p or
+ * virtiofs would bring the host's page cache, and tmpfs has no readahead
+ * and no writeback. A teardown acts only on what is the run's by more than
+ * a name: a loop device backed by MGLRU_DISK, no path through a symlink.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <linux/loop.h>
+#include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/swap.h>
 
 #include "mglru.h"
+
+#define DEBUGFS		"/sys/kernel/debug"
+
+/* @dev, /dev/loopN or major:minor, is a loop device backed by MGLRU_DISK. */
+bool mglru_own_loop(const char *dev)
+{
+	bool by_name = !strncmp(dev, "/dev/loop", 9);
+	const char *name = by_name ? dev + 5 : dev;
+	char path[128], file[MGLRU_PATH_LEN];
+
+	if (strchr(name, '/') || strstr(name, ".."))
+		return false;
+	snprintf(path, sizeof(path), "%s/%s/loop/backing_file",
+		 by_name ? "/sys/block" : "/sys/dev/block", name);
+	return !mglru_read_str(path, file, sizeof(file)) &&
+	       !strcmp(file, MGLRU_DISK);
+}
+
+unsigned long mglru_tmpfs_size(unsigned long fs_size)
+{
+	return fs_size + 8 * SZ_1M;
+}
+
+static int mount_tmpfs(unsigned long size)
+{
+	char opts[64];
+
+	snprintf(opts, sizeof(opts), "size=%luk,mode=0700",
+		 mglru_tmpfs_size(size) >> 10);
+	if (mkdir(MGLRU_SCRATCH, 0700) || mkdir(MGLRU_TMPFS, 0700) ||
+	    mkdir(MGLRU_MNT, 0700) ||
+	    mount("tmpfs", MGLRU_TMPFS, "tmpfs", 0, opts)) {
+		ksft_print_msg("scratch tmpfs: %s\n", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* Allocated here, so that the loop device's writes charge no workload. */
+static int attach_loop(struct mglru_ctx *ctx, unsigned long size)
+{
+	int fd;
+
+	fd = open(MGLRU_DISK, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd < 0 || fallocate(fd, 0, 0, size)) {
+		ksft_print_msg("%s: %s\n", MGLRU_DISK, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	close(fd);
+	if (mglru_run(ctx->loop, sizeof(ctx->loop), false, "losetup", "--find",
+		      "--show", MGLRU_DISK) || !mglru_own_loop(ctx->loop)) {
+		ksft_print_msg("losetup failed (%s)\n", ctx->loop);
+		return -1;
+	}
+	return 0;
+}
 
 static bool have_dm_delay(void)
 {
@@ -34,106 +97,22 @@ static bool have_dm_delay(void)
 	return false;
 }
 
-/* Put @path on the cleanup stack, then mkdir it. */
-static int make_dir(const char *path)
-{
-	if (mglru_cleanup_path(RES_DIR, path) || mkdir(path, 0700)) {
-		ksft_print_msg("mkdir %s: %s\n", path, strerror(errno));
-		return -1;
-	}
-	return 0;
-}
-
-/* The harness's tmpfs around an ext4 image of @fs_size bytes. */
-unsigned long mglru_tmpfs_size(unsigned long fs_size)
-{
-	return fs_size + 8 * SZ_1M;
-}
-
-static int mount_tmpfs(struct mglru_ctx *ctx, unsigned long size)
-{
-	char base[MGLRU_PATH_LEN - 8], opts[64];
-
-	mglru_scratch_dir(base, sizeof(base), getpid());
-	if (make_dir(base))
-		return -1;
-	snprintf(ctx->tmpdir, sizeof(ctx->tmpdir), "%s/tmpfs", base);
-	snprintf(ctx->mnt, sizeof(ctx->mnt), "%s/mnt", base);
-	if (make_dir(ctx->tmpdir) || make_dir(ctx->mnt))
-		return -1;
-	snprintf(opts, sizeof(opts), "size=%luk,mode=0700",
-		 mglru_tmpfs_size(size) >> 10);
-	if (mglru_cleanup_path(RES_MOUNT, ctx->tmpdir) ||
-	    mount("tmpfs", ctx->tmpdir, "tmpfs", 0, opts)) {
-		ksft_print_msg("mount tmpfs: %s\n", strerror(errno));
-		return -1;
-	}
-	return 0;
-}
-
-/*
- * The backing file is allocated by the harness, so the loop device's writes
- * never charge the workload's memcg for tmpfs pages. Signals stay blocked
- * while losetup runs, so that a SIGTERM cannot race its attaching.
- */
-static int attach_loop(struct mglru_ctx *ctx, const char *backing,
-		       unsigned long size)
-{
-	sigset_t old;
-	int fd, ret;
-
-	fd = open(backing, O_RDWR | O_CREAT | O_TRUNC, 0600);
-	if (fd < 0 || fallocate(fd, 0, 0, size)) {
-		ksft_print_msg("backing file: %s\n", strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		return -1;
-	}
-	close(fd);
-	if (mglru_cleanup_path(RES_LOOP, backing))
-		return -1;
-	mglru_block_signals(&old);
-	ret = mglru_run(ctx->loop, sizeof(ctx->loop), false, "losetup",
-			"--find", "--show", backing);
-	mglru_restore_signals(&old);
-	if (ret || strncmp(ctx->loop, "/dev/loop", 9)) {
-		ksft_print_msg("losetup failed (%s)\n", ctx->loop);
-		return -1;
-	}
-	return 0;
-}
-
-/* The dm-delay table over the loop device: writes delayed @delay_ms. */
-static void dm_delay_table(char *table, size_t len, struct mglru_ctx *ctx,
-			   unsigned long size, long delay_ms)
-{
-	snprintf(table, len, "0 %lu delay %s 0 0 %s 0 %ld", size >> 9,
-		 ctx->loop, ctx->loop, delay_ms);
-}
-
-/* dm-delay over the loop device: reads at once, writes after @delay_ms. */
+/* dm-delay over the loop device: reads at once, writes after @delay_ms */
 static int create_dm_delay(struct mglru_ctx *ctx, unsigned long size,
 			   long delay_ms, char *dev, size_t devlen)
 {
-	char name[64], table[256];
-	sigset_t old;
-	int ret;
+	char table[256];
 
-	mglru_dm_name(name, sizeof(name), getpid());
-	dm_delay_table(table, sizeof(table), ctx, size, delay_ms);
-	if (mglru_cleanup_dm(name))
-		return -1;
-	mglru_block_signals(&old);
-	ret = mglru_run(NULL, 0, false, "dmsetup", "create", name, "--table",
-			table);
-	mglru_restore_signals(&old);
-	if (ret) {
-		ksft_print_msg("dmsetup create %s failed\n", name);
+	snprintf(table, sizeof(table), "0 %lu delay %s 0 0 %s 0 %ld",
+		 size >> 9, ctx->loop, ctx->loop, delay_ms);
+	if (mglru_run(NULL, 0, false, "dmsetup", "create", MGLRU_NAME,
+		      "--table", table)) {
+		ksft_print_msg("dmsetup create %s failed\n", MGLRU_NAME);
 		return -1;
 	}
-	snprintf(dev, devlen, "/dev/mapper/%s", name);
+	snprintf(dev, devlen, "/dev/mapper/%s", MGLRU_NAME);
 	if (access(dev, F_OK))
-		mglru_run(NULL, 0, true, "dmsetup", "mknodes", name);
+		mglru_run(NULL, 0, true, "dmsetup", "mknodes", MGLRU_NAME);
 	if (access(dev, F_OK)) {
 		ksft_print_msg("%s missing\n", dev);
 		return -1;
@@ -142,21 +121,8 @@ static int create_dm_delay(struct mglru_ctx *ctx, unsigned long size,
 }
 
 /*
- * Pushed after the mount, so released before the unmount: the unmount then
- * writes the last dirty data at once instead of waiting out every delay.
- */
-static int push_undelay(struct mglru_ctx *ctx, unsigned long size)
-{
-	char name[64], table[256];
-
-	mglru_dm_name(name, sizeof(name), getpid());
-	dm_delay_table(table, sizeof(table), ctx, size, 0);
-	return mglru_cleanup_undelay(name, table);
-}
-
-/*
  * tmpfs file -> loop device -> mkfs.ext4 -> optional dm-delay -> mount at
- * @ctx->mnt. The filesystem is made before dm-delay is stacked on the loop
+ * MGLRU_MNT. The filesystem is made before dm-delay is stacked on the loop
  * device: the same on-disk result, without a delayed mkfs.
  */
 int mglru_bdev_setup(struct mglru_ctx *ctx, unsigned long size,
@@ -164,7 +130,7 @@ int mglru_bdev_setup(struct mglru_ctx *ctx, unsigned long size,
 {
 	static const char * const tools[] = { "losetup", "mkfs.ext4", NULL };
 	static const char * const dm_tools[] = { "dmsetup", NULL };
-	char backing[MGLRU_PATH_LEN + 16], dev[MGLRU_PATH_LEN];
+	char dev[MGLRU_PATH_LEN];
 	int ret;
 
 	ret = mglru_need_tools(tools);
@@ -175,10 +141,9 @@ int mglru_bdev_setup(struct mglru_ctx *ctx, unsigned long size,
 	}
 	if (ret)
 		return ret;
-	if (mount_tmpfs(ctx, size))
-		return -1;
-	snprintf(backing, sizeof(backing), "%s/disk.img", ctx->tmpdir);
-	if (attach_loop(ctx, backing, size))
+	ctx->tmpdir = MGLRU_TMPFS;
+	ctx->mnt = MGLRU_MNT;
+	if (mount_tmpfs(size) || attach_loop(ctx, size))
 		return -1;
 	if (mglru_run(NULL, 0, false, "mkfs.ext4", "-q", "-F", "-E",
 		      "lazy_itable_init=0,lazy_journal_init=0", ctx->loop)) {
@@ -189,12 +154,11 @@ int mglru_bdev_setup(struct mglru_ctx *ctx, unsigned long size,
 	if (write_delay_ms &&
 	    create_dm_delay(ctx, size, write_delay_ms, dev, sizeof(dev)))
 		return -1;
-	if (mglru_cleanup_path(RES_MOUNT, ctx->mnt) ||
-	    mount(dev, ctx->mnt, "ext4", 0, NULL)) {
+	if (mount(dev, MGLRU_MNT, "ext4", 0, NULL)) {
 		ksft_print_msg("mount %s: %s\n", dev, strerror(errno));
 		return -1;
 	}
-	return write_delay_ms ? push_undelay(ctx, size) : 0;
+	return 0;
 }
 
 /*
@@ -209,12 +173,10 @@ int mglru_create_file(struct mglru_ctx *ctx, unsigned long size)
 
 	snprintf(ctx->file, sizeof(ctx->file), "%s/file", ctx->mnt);
 	buf = malloc(SZ_1M);
-	if (!buf)
-		return -1;
-	memset(buf, 0x5a, SZ_1M);
-	fd = open(ctx->file, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	fd = buf ? open(ctx->file, O_WRONLY | O_CREAT | O_TRUNC, 0644) : -1;
 	if (fd < 0)
 		goto err;
+	memset(buf, 0x5a, SZ_1M);
 	for (done = 0; done < size; done += SZ_1M) {
 		size_t len = size - done < SZ_1M ? size - done : SZ_1M;
 
@@ -234,6 +196,10 @@ err:
 	return -1;
 }
 
+/*
+ * zram swap of @size bytes, in the state file before it is configured (a
+ * run killed between hot_add and that write leaves an empty zram device).
+ */
 int mglru_zram_swap_setup(unsigned long size)
 {
 	static const char * const tools[] = { "mkswap", NULL };
@@ -258,20 +224,185 @@ int mglru_zram_swap_setup(unsigned long size)
 	} else {
 		return mglru_skip("zram not available (CONFIG_ZRAM=n?)");
 	}
-	if (mglru_cleanup_zram(id, hot))
+	if (mglru_state_zram(id, hot))
 		return -1;
 	snprintf(path, sizeof(path), "/sys/block/zram%d/disksize", id);
 	snprintf(buf, sizeof(buf), "%lu", size);
 	snprintf(dev, sizeof(dev), "/dev/zram%d", id);
-	if (mglru_write(path, buf))
-		return -1;
-	if (mglru_run(NULL, 0, true, "mkswap", dev)) {
-		ksft_print_msg("mkswap %s failed\n", dev);
-		return -1;
-	}
-	if (mglru_cleanup_path(RES_SWAP, dev) || swapon(dev, 0)) {
-		ksft_print_msg("swapon %s: %s\n", dev, strerror(errno));
+	if (mglru_write(path, buf) || mglru_run(NULL, 0, true, "mkswap", dev) ||
+	    swapon(dev, 0)) {
+		ksft_print_msg("zram swap on %s failed\n", dev);
 		return -1;
 	}
 	return 0;
+}
+
+void mglru_zram_teardown(int id, bool hot)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/dev/zram%d", id);
+	if (swapoff(path) && errno != EINVAL && errno != ENOENT)
+		ksft_print_msg("cleanup: swapoff %s: %s\n", path,
+			       strerror(errno));
+	snprintf(path, sizeof(path), "/sys/block/zram%d/reset", id);
+	mglru_write_str(path, "1");
+	snprintf(path, sizeof(path), "%d", id);
+	if (hot)
+		mglru_write_str("/sys/class/zram-control/hot_remove", path);
+}
+
+/*
+ * Write a debugfs knob for the run. Where debugfs is not mounted, it is
+ * mounted in the scratch directory (made by mglru_bdev_setup()) for the
+ * run alone. 0, -1 or KSFT_SKIP.
+ */
+int mglru_debugfs_write_restore(const char *name, const char *val)
+{
+	char path[MGLRU_PATH_LEN];
+
+	snprintf(path, sizeof(path), "%s/%s", DEBUGFS, name);
+	if (access(path, F_OK)) {
+		if (mkdir(MGLRU_DEBUGFS, 0700) ||
+		    mount("debugfs", MGLRU_DEBUGFS, "debugfs",
+			  MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL))
+			return mglru_skip("debugfs not available: %s",
+					  strerror(errno));
+		snprintf(path, sizeof(path), "%s/%s", MGLRU_DEBUGFS, name);
+	}
+	if (access(path, W_OK))
+		return mglru_skip("debugfs %s not available: %s", name,
+				  strerror(errno));
+	return mglru_write_restore(path, val);
+}
+
+static bool have_dm(void)
+{
+	return !mglru_run(NULL, 0, true, "dmsetup", "info", MGLRU_NAME);
+}
+
+/*
+ * Before the filesystem on the dm-delay target is unmounted, load a table
+ * without delay, so that its last writeback does not wait out every delay.
+ * Suspending dm-delay flushes the bios it holds; --nolockfs leaves the
+ * filesystem's dirty pages for the unmount, which then writes them at once.
+ */
+static void undelay_dm(void)
+{
+	char out[512], rdev[32], wdev[32], table[256];
+	unsigned long len, roff, woff;
+
+	if (!have_dm() || mglru_run(out, sizeof(out), true, "dmsetup", "table",
+				    MGLRU_NAME) ||
+	    sscanf(out, "0 %lu delay %31s %lu %*u %31s %lu", &len, rdev, &roff,
+		   wdev, &woff) != 5)
+		return;
+	if (!mglru_own_loop(rdev) || !mglru_own_loop(wdev)) {
+		ksft_print_msg("cleanup: refused %s: not over the run's loop device\n",
+			       MGLRU_NAME);
+		return;
+	}
+	snprintf(table, sizeof(table), "0 %lu delay %s %lu 0 %s %lu 0", len,
+		 rdev, roff, wdev, woff);
+	if (mglru_run(NULL, 0, true, "dmsetup", "suspend", "--nolockfs",
+		      MGLRU_NAME))
+		return;
+	mglru_run(NULL, 0, true, "dmsetup", "reload", MGLRU_NAME, "--table",
+		  table);
+	mglru_run(NULL, 0, true, "dmsetup", "resume", MGLRU_NAME);
+}
+
+/*
+ * The target can stay open for a while after its filesystem is unmounted:
+ * udev probes the device on every change event. Retry for ten seconds.
+ */
+static int remove_dm(void)
+{
+	int i;
+
+	for (i = 0; i < 40 && have_dm(); i++) {
+		if (!mglru_run(NULL, 0, true, "dmsetup", "remove", "--retry",
+			       MGLRU_NAME))
+			return 1;
+		mglru_run(NULL, 0, true, "udevadm", "settle");
+		mglru_sleep_ms(250);
+	}
+	if (i)
+		ksft_print_msg("cleanup: dmsetup remove %s failed\n", MGLRU_NAME);
+	return 0;
+}
+
+/* 1 if @path was a mount point (never through a symlink), else 0. */
+static int unmount(const char *path)
+{
+	int i;
+
+	for (i = 0; i < 50; i++) {
+		if (!umount2(path, UMOUNT_NOFOLLOW))
+			return 1;
+		if (errno != EBUSY)
+			return 0;
+		mglru_sleep_ms(100);
+	}
+	ksft_print_msg("cleanup: umount %s: busy, detaching\n", path);
+	return !umount2(path, MNT_DETACH | UMOUNT_NOFOLLOW);
+}
+
+/* Detach every loop device backed by MGLRU_DISK; how many there were. */
+static int detach_loops(void)
+{
+	char dev[64], *name;
+	int fd, i, found = 0;
+	glob_t g;
+	size_t j;
+
+	if (glob("/sys/block/loop*", 0, NULL, &g))
+		return 0;
+	for (j = 0; j < g.gl_pathc; j++) {
+		name = g.gl_pathv[j] + strlen("/sys/block/");
+		snprintf(dev, sizeof(dev), "/dev/%s", name);
+		if (!mglru_own_loop(dev))
+			continue;
+		fd = open(dev, O_RDONLY | O_CLOEXEC);
+		for (i = 0; fd >= 0 && i < 50; i++) {
+			if (!ioctl(fd, LOOP_CLR_FD, 0) || errno == ENXIO)
+				break;
+			mglru_sleep_ms(100);
+		}
+		found += fd >= 0;
+		if (fd >= 0)
+			close(fd);
+	}
+	globfree(&g);
+	return found;
+}
+
+/* The storage, taken apart; the number of pieces found. */
+int mglru_bdev_teardown(bool report)
+{
+	static const char * const dirs[] = {
+		MGLRU_MNT, MGLRU_DEBUGFS, MGLRU_TMPFS, MGLRU_SCRATCH,
+	};
+	struct stat st;
+	int found = 0;
+	size_t i;
+
+	if (!lstat(MGLRU_SCRATCH, &st) &&
+	    (!S_ISDIR(st.st_mode) || st.st_uid)) {
+		ksft_print_msg("cleanup: refused %s: %s\n", MGLRU_SCRATCH,
+			       S_ISLNK(st.st_mode) ? "a symlink" : "not root's directory");
+		return 0;
+	}
+	undelay_dm();
+	found += unmount(MGLRU_MNT);
+	found += remove_dm();
+	found += unmount(MGLRU_DEBUGFS);
+	found += detach_loops();
+	found += unmount(MGLRU_TMPFS);
+	for (i = 0; i < ARRAY_SIZE(dirs); i++)
+		found += !rmdir(dirs[i]);
+	if (report && found)
+		ksft_print_msg("cleanup: %s: %d mounts, devices and directories removed\n",
+			       MGLRU_SCRATCH, found);
+	return found;
 }

@@ -1,54 +1,55 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The run's memcgs, with cgroup_util's helpers: one parent per run, one
- * child per LRU mode, and the counters the scenarios read in them.
+ * The run's memcgs, with cgroup_util's helpers: the parent MGLRU_NAME below
+ * the cgroup v2 root, in it "harness" (the child that sets up and measures,
+ * and the commands it runs) and one memcg per workload; and the workload's
+ * children, each in its memcg from its start.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 
 #include "cgroup_util.h"
 #include "mglru.h"
 
-static char cg_root[PATH_MAX];
-static char parent_cg[MGLRU_PATH_LEN / 2 + 64];
-static int cg_seq;
+static char parent[PATH_MAX / 2];
 
-/* 0 if cgroup v2 has the memory controller for the run, else KSFT_SKIP. */
+/* 0 if cgroup v2 has the memory controller for the run, else KSFT_SKIP */
 int mglru_memcg_check(void)
 {
-	char buf[256];
+	char root[PATH_MAX / 2 - sizeof(MGLRU_NAME) - 1];
 
-	if (cg_find_unified_root(cg_root, sizeof(cg_root), NULL))
+	if (cg_find_unified_root(root, sizeof(root), NULL))
 		return mglru_skip("cgroup v2 not mounted");
-	if (mglru_journal_set_cg_root(cg_root))
-		return mglru_skip("cgroup v2 mounted at %s: too long a path",
-				  cg_root);
-	if (cg_read(cg_root, "cgroup.controllers", buf, sizeof(buf)))
-		return mglru_skip("cannot read %s/cgroup.controllers", cg_root);
-	if (!strstr(buf, "memory"))
+	if (cg_read_strstr(root, "cgroup.controllers", "memory"))
 		return mglru_skip("cgroup v2 memory controller not available");
-	if (cg_read_strstr(cg_root, "cgroup.subtree_control", "memory") &&
-	    cg_write(cg_root, "cgroup.subtree_control", "+memory"))
+	if (cg_read_strstr(root, "cgroup.subtree_control", "memory") &&
+	    cg_write(root, "cgroup.subtree_control", "+memory"))
 		return mglru_skip("cannot enable the memory controller at %s",
-				  cg_root);
+				  root);
+	snprintf(parent, sizeof(parent), "%s/%s", root, MGLRU_NAME);
 	return 0;
 }
 
-/* The run's parent memcg, <cgroup v2 root>/mglru_selftest.<pid>. */
-int mglru_parent_create(void)
+/* The parent memcg, and this process in its "harness" memcg; 0 or -1. */
+int mglru_memcg_enter_harness(void)
 {
-	mglru_parent_memcg(parent_cg, sizeof(parent_cg), getpid());
-	if (mglru_cleanup_path(RES_MEMCG, parent_cg) ||
-	    cg_create(parent_cg)) {
-		ksft_print_msg("mkdir %s: %s\n", parent_cg, strerror(errno));
-		return -1;
-	}
-	if (cg_write(parent_cg, "cgroup.subtree_control", "+memory")) {
-		ksft_print_msg("cannot enable +memory in %s\n", parent_cg);
+	char harness[PATH_MAX];
+
+	snprintf(harness, sizeof(harness), "%s/harness", parent);
+	if (cg_create(parent) ||
+	    cg_write(parent, "cgroup.subtree_control", "+memory") ||
+	    cg_create(harness) || cg_enter_current(harness)) {
+		ksft_print_msg("cannot make %s: %s\n", harness, strerror(errno));
 		return -1;
 	}
 	return 0;
@@ -60,22 +61,72 @@ static int write_limit(const char *cg, const char *file, long val)
 			 cg_write_numeric(cg, file, val);
 }
 
-/* @max, @swap_max < 0: "max"; returns the memcg's path or NULL. */
+/* A workload memcg; @max, @swap_max < 0: "max". Its path, or NULL. */
 const char *mglru_memcg_create(const char *name, long max, long swap_max)
 {
-	static char path[MGLRU_PATH_LEN];
+	static char path[PATH_MAX];
 
-	snprintf(path, sizeof(path), "%s/%s.%d", parent_cg, name, cg_seq++);
-	if (mglru_cleanup_path(RES_MEMCG, path) || cg_create(path)) {
-		ksft_print_msg("mkdir %s: %s\n", path, strerror(errno));
-		return NULL;
-	}
-	if (write_limit(path, "memory.max", max) ||
+	snprintf(path, sizeof(path), "%s/%s", parent, name);
+	if (cg_create(path) || write_limit(path, "memory.max", max) ||
 	    write_limit(path, "memory.swap.max", swap_max)) {
-		ksft_print_msg("cannot set limits on %s\n", path);
+		ksft_print_msg("cannot make %s: %s\n", path, strerror(errno));
 		return NULL;
 	}
 	return path;
+}
+
+/* Members, or children: what makes rmdir() of a cgroup v2 say EBUSY. */
+static bool busy(const char *cg)
+{
+	return !cg_read_strstr(cg, "cgroup.events", "populated 1");
+}
+
+/* rmdir() the memcgs below the parent (none has children of its own). */
+static void rmdir_children(void)
+{
+	char path[PATH_MAX];
+	struct dirent *d;
+	DIR *dir;
+
+	dir = opendir(parent);
+	while (dir && (d = readdir(dir))) {
+		snprintf(path, sizeof(path), "%s/%s", parent, d->d_name);
+		if (d->d_type == DT_DIR && d->d_name[0] != '.')
+			rmdir(path);
+	}
+	if (dir)
+		closedir(dir);
+}
+
+/*
+ * Kill every process in the parent memcg and below (the child, its
+ * commands, the workload) and remove the memcgs. A process stuck in the
+ * kernel (a write through dm-delay) gets a minute to die. 1 if there was
+ * a parent memcg, else 0.
+ */
+int mglru_memcg_remove(bool report)
+{
+	struct stat st;
+	int i;
+
+	if (lstat(parent, &st))
+		return 0;
+	if (!S_ISDIR(st.st_mode) || st.st_uid) {
+		ksft_print_msg("cleanup: refused %s: not root's cgroup\n",
+			       parent);
+		return 0;
+	}
+	for (i = 0; i < 600 && busy(parent); i++) {
+		cg_write(parent, "cgroup.kill", "1");
+		mglru_sleep_ms(100);
+	}
+	rmdir_children();
+	if (rmdir(parent))
+		ksft_print_msg("cleanup: cannot remove %s: %s\n", parent,
+			       strerror(errno));
+	else if (report)
+		ksft_print_msg("cleanup: %s killed and removed\n", parent);
+	return 1;
 }
 
 /*
@@ -99,4 +150,117 @@ long mglru_memcg_stat(const char *cg, const char *key)
 long mglru_memcg_event(const char *cg, const char *key)
 {
 	return read_key(cg, "memory.events", key);
+}
+
+/* fork() a child that joins @cg and dies with its parent; 0 in the child */
+static pid_t spawn(const char *cg)
+{
+	pid_t ppid = getpid(), pid;
+
+	fflush(stdout);
+	fflush(stderr);
+	pid = fork();
+	if (pid < 0)
+		ksft_print_msg("fork: %s\n", strerror(errno));
+	if (pid)
+		return pid;
+	/* the lock is free once the run's own processes are gone */
+	close(mglru_lock_fd);
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != ppid)
+		_exit(1);
+	if (cg_enter_current(cg)) {
+		fprintf(stderr, "cannot join %s\n", cg);
+		_exit(1);
+	}
+	return 0;
+}
+
+pid_t mglru_spawn(const char *cg, int (*fn)(void *arg), void *arg)
+{
+	pid_t pid = spawn(cg);
+
+	if (pid == 0) {
+		fflush(stdout);
+		_exit(fn(arg));
+	}
+	return pid;
+}
+
+/* The command's stdout goes to stderr: stdout is the KTAP stream. */
+pid_t mglru_spawn_argv(const char *cg, const char * const *argv)
+{
+	pid_t pid = spawn(cg);
+
+	if (pid == 0) {
+		dup2(2, 1);
+		execvp(argv[0], (char * const *)argv);
+		fprintf(stderr, "exec %s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	return pid;
+}
+
+/* 1 if the child exited (@status set), 0 on timeout, -1 on error */
+int mglru_wait(pid_t pid, int *status, double timeout_s)
+{
+	double end = mglru_now() + timeout_s;
+	pid_t ret;
+
+	for (;;) {
+		ret = waitpid(pid, status, WNOHANG);
+		if (ret == pid)
+			return 1;
+		if (ret < 0 && errno != EINTR)
+			return -1;
+		if (mglru_now() >= end)
+			return 0;
+		mglru_sleep_ms(20);
+	}
+}
+
+void mglru_kill(pid_t pid)
+{
+	kill(pid, SIGKILL);
+	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+		;
+}
+
+/* Shared with the children, populated here so that they never charge it. */
+void *mglru_shared_alloc(size_t size)
+{
+	void *p = mmap(NULL, size, PROT_READ | PROT_WRITE,
+		       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		return NULL;
+	memset(p, 0, size);
+	return p;
+}
+
+/* A shared read-only mapping of @size bytes of @path, or NULL */
+char *mglru_map_file(const char *path, size_t size)
+{
+	char *map;
+	int fd;
+
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return NULL;
+	map = mmap(NULL, size, PROT_READ, MAP_SHARED, fd, 0);
+	close(fd);
+	return map == MAP_FAILED ? NULL : map;
+}
+
+/* Load (or store to) one byte every @stride bytes of @p. */
+void mglru_touch(char *p, size_t size, size_t stride, bool write)
+{
+	size_t off;
+
+	for (off = 0; off < size; off += stride) {
+		if (write)
+			__atomic_store_n(&p[off], (char)off, __ATOMIC_RELAXED);
+		else
+			__atomic_load_n(&p[off], __ATOMIC_RELAXED);
+	}
 }
