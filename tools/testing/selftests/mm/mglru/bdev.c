@@ -1,30 +1,25 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Guest-local storage, each piece with its teardown: ext4 on a loop device
- * backed by a file on a tmpfs in MGLRU_SCRATCH, optionally behind the
- * dm-delay target MGLRU_NAME; the scenario's data file on it; zram swap;
- * debugfs where it is not mounted. Not the guest's root filesystem: 9p or
- * virtiofs would bring the host's page cache, and tmpfs has no readahead
- * and no writeback. A teardown acts only on what is the run's by more than
- * a name: a loop device backed by MGLRU_DISK, no path through a symlink.
+ * Guest-local storage and its teardown: ext4 on a loop device backed by a
+ * file on a tmpfs in MGLRU_SCRATCH, optionally over a device the scenario
+ * stacks (the dm target MGLRU_NAME); the data file; zram swap. Not the
+ * guest's root filesystem: 9p or virtiofs would bring the host's page cache,
+ * and tmpfs has no readahead and no writeback. The teardown acts only on
+ * what is the run's by more than a name: a loop device backed by MGLRU_DISK,
+ * no path through a symlink.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
-#include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <linux/loop.h>
-#include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/swap.h>
 
 #include "mglru.h"
-
-#define DEBUGFS		"/sys/kernel/debug"
 
 /* @dev, /dev/loopN or major:minor, is a loop device backed by MGLRU_DISK. */
 bool mglru_own_loop(const char *dev)
@@ -82,67 +77,21 @@ static int attach_loop(struct mglru_ctx *ctx, unsigned long size)
 	return 0;
 }
 
-static bool have_dm_delay(void)
-{
-	char out[4096];
-	int i;
-
-	for (i = 0; i < 2; i++) {
-		if (!mglru_run(out, sizeof(out), true, "dmsetup", "targets") &&
-		    (!strncmp(out, "delay ", 6) || strstr(out, "\ndelay ")))
-			return true;
-		if (i == 0)
-			mglru_run(NULL, 0, true, "modprobe", "dm-delay");
-	}
-	return false;
-}
-
-/* dm-delay over the loop device: reads at once, writes after @delay_ms */
-static int create_dm_delay(struct mglru_ctx *ctx, unsigned long size,
-			   long delay_ms, char *dev, size_t devlen)
-{
-	char table[256];
-
-	snprintf(table, sizeof(table), "0 %lu delay %s 0 0 %s 0 %ld",
-		 size >> 9, ctx->loop, ctx->loop, delay_ms);
-	if (mglru_run(NULL, 0, false, "dmsetup", "create", MGLRU_NAME,
-		      "--table", table)) {
-		ksft_print_msg("dmsetup create %s failed\n", MGLRU_NAME);
-		return -1;
-	}
-	snprintf(dev, devlen, "/dev/mapper/%s", MGLRU_NAME);
-	if (access(dev, F_OK))
-		mglru_run(NULL, 0, true, "dmsetup", "mknodes", MGLRU_NAME);
-	if (access(dev, F_OK)) {
-		ksft_print_msg("%s missing\n", dev);
-		return -1;
-	}
-	return 0;
-}
-
 /*
- * tmpfs file -> loop device -> mkfs.ext4 -> optional dm-delay -> mount at
- * MGLRU_MNT. The filesystem is made before dm-delay is stacked on the loop
- * device: the same on-disk result, without a delayed mkfs.
+ * tmpfs file -> loop device -> mkfs.ext4 -> the scenario's device, if any
+ * -> ext4 at MGLRU_MNT. The filesystem is made before a device is stacked
+ * on the loop device: the same on-disk result, without a delayed mkfs.
  */
-int mglru_bdev_setup(struct mglru_ctx *ctx, unsigned long size,
-		     long write_delay_ms)
+int mglru_bdev_setup(struct mglru_ctx *ctx, const struct mglru_setup *setup,
+		     unsigned long size)
 {
 	static const char * const tools[] = { "losetup", "mkfs.ext4", NULL };
-	static const char * const dm_tools[] = { "dmsetup", NULL };
 	char dev[MGLRU_PATH_LEN];
 	int ret;
 
 	ret = mglru_need_tools(tools);
-	if (!ret && write_delay_ms) {
-		ret = mglru_need_tools(dm_tools);
-		if (!ret && !have_dm_delay())
-			ret = mglru_skip("dm-delay target not available");
-	}
 	if (ret)
 		return ret;
-	ctx->tmpdir = MGLRU_TMPFS;
-	ctx->mnt = MGLRU_MNT;
 	if (mount_tmpfs(size) || attach_loop(ctx, size))
 		return -1;
 	if (mglru_run(NULL, 0, false, "mkfs.ext4", "-q", "-F", "-E",
@@ -151,9 +100,9 @@ int mglru_bdev_setup(struct mglru_ctx *ctx, unsigned long size,
 		return -1;
 	}
 	snprintf(dev, sizeof(dev), "%s", ctx->loop);
-	if (write_delay_ms &&
-	    create_dm_delay(ctx, size, write_delay_ms, dev, sizeof(dev)))
-		return -1;
+	ret = setup->stack ? setup->stack(ctx, size, dev) : 0;
+	if (ret)
+		return ret;
 	if (mount(dev, MGLRU_MNT, "ext4", 0, NULL)) {
 		ksft_print_msg("mount %s: %s\n", dev, strerror(errno));
 		return -1;
@@ -171,7 +120,7 @@ int mglru_create_file(struct mglru_ctx *ctx, unsigned long size)
 	char *buf;
 	int fd;
 
-	snprintf(ctx->file, sizeof(ctx->file), "%s/file", ctx->mnt);
+	snprintf(ctx->file, sizeof(ctx->file), "%s/file", MGLRU_MNT);
 	buf = malloc(SZ_1M);
 	fd = buf ? open(ctx->file, O_WRONLY | O_CREAT | O_TRUNC, 0644) : -1;
 	if (fd < 0)
@@ -252,86 +201,6 @@ void mglru_zram_teardown(int id, bool hot)
 		mglru_write_str("/sys/class/zram-control/hot_remove", path);
 }
 
-/*
- * Write a debugfs knob for the run. Where debugfs is not mounted, it is
- * mounted in the scratch directory (made by mglru_bdev_setup()) for the
- * run alone. 0, -1 or KSFT_SKIP.
- */
-int mglru_debugfs_write_restore(const char *name, const char *val)
-{
-	char path[MGLRU_PATH_LEN];
-
-	snprintf(path, sizeof(path), "%s/%s", DEBUGFS, name);
-	if (access(path, F_OK)) {
-		if (mkdir(MGLRU_DEBUGFS, 0700) ||
-		    mount("debugfs", MGLRU_DEBUGFS, "debugfs",
-			  MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL))
-			return mglru_skip("debugfs not available: %s",
-					  strerror(errno));
-		snprintf(path, sizeof(path), "%s/%s", MGLRU_DEBUGFS, name);
-	}
-	if (access(path, W_OK))
-		return mglru_skip("debugfs %s not available: %s", name,
-				  strerror(errno));
-	return mglru_write_restore(path, val);
-}
-
-static bool have_dm(void)
-{
-	return !mglru_run(NULL, 0, true, "dmsetup", "info", MGLRU_NAME);
-}
-
-/*
- * Before the filesystem on the dm-delay target is unmounted, load a table
- * without delay, so that its last writeback does not wait out every delay.
- * Suspending dm-delay flushes the bios it holds; --nolockfs leaves the
- * filesystem's dirty pages for the unmount, which then writes them at once.
- */
-static void undelay_dm(void)
-{
-	char out[512], rdev[32], wdev[32], table[256];
-	unsigned long len, roff, woff;
-
-	if (!have_dm() || mglru_run(out, sizeof(out), true, "dmsetup", "table",
-				    MGLRU_NAME) ||
-	    sscanf(out, "0 %lu delay %31s %lu %*u %31s %lu", &len, rdev, &roff,
-		   wdev, &woff) != 5)
-		return;
-	if (!mglru_own_loop(rdev) || !mglru_own_loop(wdev)) {
-		ksft_print_msg("cleanup: refused %s: not over the run's loop device\n",
-			       MGLRU_NAME);
-		return;
-	}
-	snprintf(table, sizeof(table), "0 %lu delay %s %lu 0 %s %lu 0", len,
-		 rdev, roff, wdev, woff);
-	if (mglru_run(NULL, 0, true, "dmsetup", "suspend", "--nolockfs",
-		      MGLRU_NAME))
-		return;
-	mglru_run(NULL, 0, true, "dmsetup", "reload", MGLRU_NAME, "--table",
-		  table);
-	mglru_run(NULL, 0, true, "dmsetup", "resume", MGLRU_NAME);
-}
-
-/*
- * The target can stay open for a while after its filesystem is unmounted:
- * udev probes the device on every change event. Retry for ten seconds.
- */
-static int remove_dm(void)
-{
-	int i;
-
-	for (i = 0; i < 40 && have_dm(); i++) {
-		if (!mglru_run(NULL, 0, true, "dmsetup", "remove", "--retry",
-			       MGLRU_NAME))
-			return 1;
-		mglru_run(NULL, 0, true, "udevadm", "settle");
-		mglru_sleep_ms(250);
-	}
-	if (i)
-		ksft_print_msg("cleanup: dmsetup remove %s failed\n", MGLRU_NAME);
-	return 0;
-}
-
 /* 1 if @path was a mount point (never through a symlink), else 0. */
 static int unmount(const char *path)
 {
@@ -348,32 +217,72 @@ static int unmount(const char *path)
 	return !umount2(path, MNT_DETACH | UMOUNT_NOFOLLOW);
 }
 
-/* Detach every loop device backed by MGLRU_DISK; how many there were. */
+/*
+ * The dm target MGLRU_NAME, if it is over the run's loop device: its table
+ * in @table with the write delay (the last field) cut to 0.
+ */
+static bool own_dm(char *table, size_t len)
+{
+	char dev[32], *p;
+
+	if (mglru_run(table, len - 2, true, "dmsetup", "table", MGLRU_NAME))
+		return false;
+	p = strrchr(table, ' ');
+	if (sscanf(table, "0 %*u delay %31s", dev) == 1 && mglru_own_loop(dev) &&
+	    p) {
+		strcpy(p, " 0");
+		return true;
+	}
+	ksft_print_msg("cleanup: refused %s: not over the run's loop device\n",
+		       MGLRU_NAME);
+	return false;
+}
+
+/*
+ * Before the filesystem on dm-delay is unmounted, load the table without
+ * the delay, so that its last writeback does not wait out every delay.
+ * Suspending flushes the bios dm-delay holds; --nolockfs leaves the dirty
+ * pages to the unmount, which then writes them at once. The target can stay
+ * open a while after the unmount (udev probes it): removal retries for 10 s.
+ */
+static int unmount_dm(void)
+{
+	char table[256];
+	int i, found;
+
+	if (!own_dm(table, sizeof(table)))
+		return unmount(MGLRU_MNT);
+	if (!mglru_run(NULL, 0, true, "dmsetup", "suspend", "--nolockfs",
+		       MGLRU_NAME))
+		mglru_run(NULL, 0, true, "dmsetup", "reload", MGLRU_NAME,
+			  "--table", table);
+	mglru_run(NULL, 0, true, "dmsetup", "resume", MGLRU_NAME);
+	found = unmount(MGLRU_MNT) + 1;
+	for (i = 0; i < 40; i++) {
+		if (!mglru_run(NULL, 0, true, "dmsetup", "remove", "--retry",
+			       MGLRU_NAME))
+			return found;
+		mglru_run(NULL, 0, true, "udevadm", "settle");
+		mglru_sleep_ms(250);
+	}
+	ksft_print_msg("cleanup: dmsetup remove %s failed\n", MGLRU_NAME);
+	return found;
+}
+
+/* Detach the loop devices backed by MGLRU_DISK; how many there were. */
 static int detach_loops(void)
 {
-	char dev[64], *name;
-	int fd, i, found = 0;
-	glob_t g;
-	size_t j;
+	char out[1024], *line, *save;
+	int found = 0;
 
-	if (glob("/sys/block/loop*", 0, NULL, &g))
+	if (mglru_run(out, sizeof(out), true, "losetup", "-j", MGLRU_DISK))
 		return 0;
-	for (j = 0; j < g.gl_pathc; j++) {
-		name = g.gl_pathv[j] + strlen("/sys/block/");
-		snprintf(dev, sizeof(dev), "/dev/%s", name);
-		if (!mglru_own_loop(dev))
-			continue;
-		fd = open(dev, O_RDONLY | O_CLOEXEC);
-		for (i = 0; fd >= 0 && i < 50; i++) {
-			if (!ioctl(fd, LOOP_CLR_FD, 0) || errno == ENXIO)
-				break;
-			mglru_sleep_ms(100);
-		}
-		found += fd >= 0;
-		if (fd >= 0)
-			close(fd);
+	for (line = strtok_r(out, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		*strchrnul(line, ':') = '\0';
+		if (mglru_own_loop(line))
+			found += !mglru_run(NULL, 0, true, "losetup", "-d", line);
 	}
-	globfree(&g);
 	return found;
 }
 
@@ -393,9 +302,7 @@ int mglru_bdev_teardown(bool report)
 			       S_ISLNK(st.st_mode) ? "a symlink" : "not root's directory");
 		return 0;
 	}
-	undelay_dm();
-	found += unmount(MGLRU_MNT);
-	found += remove_dm();
+	found += unmount_dm();
 	found += unmount(MGLRU_DEBUGFS);
 	found += detach_loops();
 	found += unmount(MGLRU_TMPFS);

@@ -15,14 +15,21 @@
  */
 #define _GNU_SOURCE
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 
 #include "mglru.h"
 
+static int stack_dm_delay(struct mglru_ctx *ctx, unsigned long size,
+			  char *dev);
+
+static const char * const tools[] = { "dd", "dmsetup", NULL };
+
 static struct mglru_setup setup = {
-	.memcg_max = 128 * SZ_1M, .data_size = 384 * SZ_1M,
+	.memcg_max = 128 * SZ_1M, .data_size = 384 * SZ_1M, .tools = tools,
+	.stack = stack_dm_delay,
 };
 
 static struct {
@@ -39,6 +46,32 @@ static const struct mglru_opt opts[] = {
 	MGLRU_ULONG('F', cfg, min_fill_pct), MGLRU_ULONG('t', cfg, timeout_s),
 	{ 0 }
 };
+
+/*
+ * dm-delay over the loop device, under ext4: reads at once, writes after
+ * the delay. The teardown removes it by its name, MGLRU_NAME.
+ */
+static int stack_dm_delay(struct mglru_ctx *ctx, unsigned long size,
+			  char *dev)
+{
+	char table[256], out[4096] = "";
+
+	mglru_run(NULL, 0, true, "modprobe", "dm-delay");
+	if (mglru_run(out, sizeof(out), true, "dmsetup", "targets") ||
+	    !strstr(out, "delay "))
+		return mglru_skip("dm-delay target not available");
+	snprintf(table, sizeof(table), "0 %lu delay %s 0 0 %s 0 %lu",
+		 size >> 9, ctx->loop, ctx->loop, cfg.delay_ms);
+	if (mglru_run(NULL, 0, false, "dmsetup", "create", MGLRU_NAME,
+		      "--table", table)) {
+		ksft_print_msg("dmsetup create %s failed\n", MGLRU_NAME);
+		return -1;
+	}
+	sprintf(dev, "/dev/mapper/%s", MGLRU_NAME);
+	if (access(dev, F_OK))
+		mglru_run(NULL, 0, true, "dmsetup", "mknodes", MGLRU_NAME);
+	return access(dev, F_OK) ? -1 : 0;
+}
 
 /* Set a vm knob for the run; 0 leaves it as it is. */
 static int set_knob(const char *path, unsigned long val)
@@ -64,7 +97,7 @@ static int run(struct mglru_ctx *ctx)
 	if (set_knob("/proc/sys/vm/dirty_ratio", cfg.dirty_ratio) ||
 	    set_knob("/proc/sys/vm/dirty_background_ratio", cfg.dirty_bg_ratio))
 		return -1;
-	snprintf(path, sizeof(path), "%s/f", ctx->mnt);
+	snprintf(path, sizeof(path), "%s/f", MGLRU_MNT);
 	snprintf(of, sizeof(of), "of=%s", path);
 	snprintf(count, sizeof(count), "count=%lu", setup.data_size >> 20);
 	start = mglru_now();
@@ -110,7 +143,6 @@ static int run(struct mglru_ctx *ctx)
 
 static int configure(void)
 {
-	setup.write_delay_ms = cfg.delay_ms;
 	/*
 	 * ext4 leaves delayed allocation when its free blocks fall below 1.5
 	 * times its dirty ones (ext4_nonda_switch()): keep twice a memcg-full

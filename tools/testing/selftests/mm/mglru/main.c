@@ -1,16 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The main() of every MGLRU selftest. The parent parses the options, checks
- * the prerequisites, takes the lock and tears down what a killed run left;
- * then, for each LRU mode, a child sets up the scenario and runs it while
- * the parent waits, and the parent tears down and prints the KTAP result
- * <scenario>_<mode>. The parent's signal handler only notes the signal and
- * kills the child: the teardown runs in the parent's main line.
+ * The main() of every MGLRU selftest. The parent checks the options and the
+ * prerequisites, takes the lock and tears down what a killed run left; then
+ * for each LRU mode a child sets up the scenario and runs it, and the parent
+ * tears down and prints the KTAP result <scenario>_<mode>. Its signal
+ * handler notes the signal and kills the child; the teardown runs after.
  *
- * Common options: -m mglru|classic runs one LRU mode (the kselftest runner
- * passes it through KSELFTEST_<TEST>_ARGS); -C only tears down what earlier,
- * killed runs left. KSFT_MACHINE_SLOW=yes (slow or emulated machines, as
- * kernel CI sets it) multiplies the scenario's time limits by three.
+ * -m mglru|classic runs one LRU mode; -C only tears down what killed runs
+ * left. KSFT_MACHINE_SLOW=yes multiplies the time limits by three.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -23,13 +20,11 @@
 
 #include "mglru.h"
 
-#define SLOW_FACTOR	3
-#define LOCK_WAIT_S	60	/* for another run's lock, before SLOW_FACTOR */
+#define LOCK_WAIT_S	60	/* for another run's lock */
 #define MEM_RESERVE	(128 * SZ_1M)	/* kept beyond what a scenario takes */
-/* below the smallest memcg any run has used: the processes need room */
-#define MEMCG_PROCS	(16 * SZ_1M)
+#define MEMCG_PROCS	(16 * SZ_1M)	/* the least room for the processes */
 
-static const char * const mode_names[MGLRU_NR_MODES] = { "mglru", "classic" };
+static const char * const mode_names[] = { "mglru", "classic" };
 static const int signals[] = { SIGTERM, SIGINT, SIGHUP, SIGALRM };
 
 volatile sig_atomic_t mglru_caught;
@@ -45,42 +40,27 @@ static void on_signal(int sig)
 
 static int parse_mode(const char *arg, void *val)
 {
-	int i;
+	int i = !strcmp(arg, "mglru") ? 1 : !strcmp(arg, "classic") ? 2 : 0;
 
-	for (i = 0; i < MGLRU_NR_MODES; i++) {
-		if (!strcmp(arg, mode_names[i])) {
-			*(unsigned int *)val = 1U << i;
-			return 0;
-		}
-	}
-	return -1;
+	*(unsigned int *)val = i;
+	return i ? 0 : -1;
 }
 
 static int set_flag(const char *arg, void *val)
 {
-	*(bool *)val = true;
-	return 0;
+	return val ? (*(bool *)val = true, 0) : -1;
 }
 
-static int usage(const char *arg, void *val)
-{
-	return -1;
-}
-
-/* The ext4 image for the data. */
 static unsigned long fs_size(const struct mglru_setup *setup)
 {
 	return setup->data_size + setup->data_size / 8 + 64 * SZ_1M +
 	       setup->fs_free;
 }
 
-/*
- * 0 if the machine can give the scenario its memcg, the tmpfs under its
- * filesystem and what it can swap to zram, and keep MEM_RESERVE; else SKIP.
- */
+/* 0 if the machine has the memory for the scenario and MEM_RESERVE */
 static int check_memory(const struct mglru_setup *setup)
 {
-	unsigned long need = setup->memcg_max + MEM_RESERVE, avail;
+	unsigned long need = setup->memcg_max + MEM_RESERVE, avail = 0;
 	char buf[8192], *p;
 
 	if (setup->data_size)
@@ -88,26 +68,21 @@ static int check_memory(const struct mglru_setup *setup)
 	if (setup->zram_size)
 		need += setup->swapped_max < setup->zram_size ?
 			setup->swapped_max : setup->zram_size;
-	p = mglru_read_str("/proc/meminfo", buf, sizeof(buf)) ? NULL :
-	    strstr(buf, "MemAvailable:");
-	if (!p || sscanf(p + 13, "%lu", &avail) != 1)
-		return mglru_skip("cannot read MemAvailable from /proc/meminfo");
-	avail <<= 10;
+	if (!mglru_read_str("/proc/meminfo", buf, sizeof(buf)) &&
+	    (p = strstr(buf, "MemAvailable:")))
+		avail = strtoul(p + 13, NULL, 10) << 10;
 	if (avail >= need)
 		return 0;
 	return mglru_skip("needs %lu MiB of memory, %lu MiB available: %lu MiB missing",
 			  need >> 20, avail >> 20, (need - avail) >> 20);
 }
 
-/* In the child: everything the scenario asked for, in @ctx. */
+/* in the child: everything the scenario asked for, in @ctx */
 static int set_up(struct mglru_ctx *ctx, const struct mglru_setup *setup,
 		  const char *name)
 {
-	int ret;
+	int ret = mglru_need_tools(setup->tools) ?: check_memory(setup);
 
-	ret = mglru_need_tools(setup->tools);
-	if (!ret)
-		ret = check_memory(setup);
 	if (ret)
 		return ret;
 	if (mglru_memcg_enter_harness() ||
@@ -115,60 +90,39 @@ static int set_up(struct mglru_ctx *ctx, const struct mglru_setup *setup,
 				ctx->mode == MGLRU_MODE_MGLRU ? "y" : "n"))
 		return -1;
 	ksft_print_msg("lru_gen/enabled = %s\n", mode_names[ctx->mode]);
-	if (setup->zram_size) {
-		ret = mglru_zram_swap_setup(setup->zram_size);
-		if (ret)
-			return ret;
-	}
-	if (setup->data_size) {
-		ret = mglru_bdev_setup(ctx, fs_size(setup),
-				       setup->write_delay_ms);
-		if (ret)
-			return ret;
-	}
-	if (setup->data_file && mglru_create_file(ctx, setup->data_size))
-		return -1;
-	ctx->cg = mglru_memcg_create(name, setup->memcg_max,
-				     setup->swap ? -1 : 0);
-	return ctx->cg ? 0 : -1;
-}
-
-static __noreturn void run_child(const struct mglru_scenario *s,
-				 struct mglru_ctx *ctx, pid_t parent)
-{
-	sigset_t none;
-	size_t i;
-	int ret;
-
-	for (i = 0; i < ARRAY_SIZE(signals); i++)
-		signal(signals[i], SIG_DFL);
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (getppid() != parent)
-		_exit(1);
-	ret = set_up(ctx, s->setup, s->name);
+	ret = setup->zram_size ? mglru_zram_swap_setup(setup->zram_size) : 0;
+	if (!ret && setup->data_size)
+		ret = mglru_bdev_setup(ctx, setup, fs_size(setup));
+	if (!ret && setup->data_file)
+		ret = mglru_create_file(ctx, setup->data_size);
 	if (!ret)
-		ret = s->run(ctx);
-	*child_ret = ret;
-	fflush(stdout);
-	_exit(0);
+		ctx->cg = mglru_memcg_create(name, setup->memcg_max,
+					     setup->swap ? -1 : 0);
+	return ret ?: ctx->cg ? 0 : -1;
 }
 
-/* One LRU mode: the child's setup and run, then the teardown; a result. */
+/* one LRU mode: a child sets it up and runs it, then the teardown */
 static int run_mode(const struct mglru_scenario *s, struct mglru_ctx *ctx)
 {
-	pid_t pid, self = getpid();
-	int status = 0, ret;
+	pid_t pid, parent = getpid();
+	int status = 0;
+	size_t i;
 
 	*child_ret = -2;
 	if (mglru_caught || mglru_state_create())
 		return -1;
 	fflush(stdout);
-	fflush(stderr);
 	pid = fork();
-	if (pid == 0)
-		run_child(s, ctx, self);
+	if (pid == 0) {
+		for (i = 0; i < ARRAY_SIZE(signals); i++)
+			signal(signals[i], SIG_DFL);
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent)
+			_exit(1);
+		*child_ret = set_up(ctx, s->setup, s->name) ?: s->run(ctx);
+		fflush(stdout);
+		_exit(0);
+	}
 	child = pid;
 	if (pid > 0 && mglru_caught)
 		kill(pid, SIGKILL);
@@ -176,53 +130,35 @@ static int run_mode(const struct mglru_scenario *s, struct mglru_ctx *ctx)
 		;
 	child = 0;
 	mglru_teardown(false);
-	ret = *child_ret;
-	if (ret != -2)
-		return ret;
-	if (WIFSIGNALED(status))
-		ksft_print_msg("%s: the harness was killed by signal %d\n",
-			       ctx->test, WTERMSIG(status));
-	return WIFSIGNALED(status) ? KSFT_FAIL : -1;
+	if (*child_ret != -2 || !WIFSIGNALED(status))
+		return *child_ret == -2 ? -1 : *child_ret;
+	ksft_print_msg("%s: the harness was killed by signal %d\n", ctx->test,
+		       WTERMSIG(status));
+	return KSFT_FAIL;
 }
 
-/* "ok N <test> # SKIP <reason>" or "[not ]ok N <test>" */
 static void report(const char *test, int ret)
 {
-	if (ret == KSFT_SKIP) {
-		ksft_test_result_code(KSFT_SKIP, test, "%s", mglru_skip_reason);
-		return;
-	}
 	if (ret < 0)
 		ksft_print_msg("%s: setup failed\n", test);
-	ksft_test_result_code(ret == KSFT_PASS ? KSFT_PASS : KSFT_FAIL, test,
-			      NULL);
+	if (ret == KSFT_SKIP)
+		ksft_test_result_code(KSFT_SKIP, test, "%s", mglru_skip_reason);
+	else
+		ksft_test_result_code(ret ? KSFT_FAIL : KSFT_PASS, test, NULL);
 }
 
-/* 0 if the machine can run the tests at all, and the lock; else KSFT_SKIP */
+/* 0, the lock held; or KSFT_SKIP */
 static int prerequisites(unsigned int slow)
 {
-	int ret;
-
 	if (geteuid())
 		return mglru_skip("must be run as root");
 	if (access("/sys/kernel/mm/lru_gen/enabled", W_OK))
 		return mglru_skip("lru_gen/enabled not available (CONFIG_LRU_GEN=n?)");
-	ret = mglru_memcg_check();
-	if (!ret)
-		ret = mglru_home_init();
-	return ret ?: mglru_home_lock(LOCK_WAIT_S * slow);
+	return mglru_memcg_check() ?: mglru_home_init() ?:
+	       mglru_home_lock(LOCK_WAIT_S * slow);
 }
 
-static void catch_signals(void)
-{
-	struct sigaction sa = { .sa_handler = on_signal };
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(signals); i++)
-		sigaction(signals[i], &sa, NULL);
-}
-
-/* After a teardown, die of the signal that was caught, if one was. */
+/* after a teardown, die of the signal that was caught, if one was */
 static void exit_if_caught(void)
 {
 	int sig = mglru_caught;
@@ -238,24 +174,23 @@ static void exit_if_caught(void)
 int mglru_main(int argc, char **argv, const struct mglru_scenario *s)
 {
 	struct mglru_setup *setup = s->setup;
-	unsigned int modes = (1U << MGLRU_NR_MODES) - 1, slow = 1;
+	unsigned int modes = 3, slow = 1;
 	bool teardown_only = false;
-	const struct mglru_opt common_opts[] = {
+	struct mglru_opt opts[64] = {
 		{ 'm', "mglru|classic", parse_mode, &modes },
 		{ 'C', NULL, set_flag, &teardown_only },
-		{ 'h', NULL, usage, NULL },
+		{ 'h', NULL, set_flag, NULL },
 		{ 'M', "memcg_size", mglru_opt_size, &setup->memcg_max },
 		{ 'f', "data_size", mglru_opt_size, &setup->data_size },
-		{ 0 }
 	};
-	const char *env = getenv("KSFT_MACHINE_SLOW");
+	struct sigaction sa = { .sa_handler = on_signal };
 	char path[4096];
-	int mode, ret;
+	int i, ret;
 
-	if (mglru_parse_opts(argc, argv, common_opts, s->opts) ||
-	    s->configure())
-		mglru_usage(argv[0], common_opts, s->opts);
-	/* a memcg that cannot hold the processes fails every kernel */
+	for (i = 0; s->opts[i].name && i < 58; i++)
+		opts[i + 5] = s->opts[i];
+	if (mglru_parse_opts(argc, argv, opts) || s->configure())
+		mglru_usage(argv[0], opts);
 	if (setup->memcg_max < MEMCG_PROCS) {
 		fprintf(stderr, "%s: -M memcg_size must be at least %lu MiB, not %lu KiB\n",
 			argv[0], MEMCG_PROCS >> 20, setup->memcg_max >> 10);
@@ -263,29 +198,27 @@ int mglru_main(int argc, char **argv, const struct mglru_scenario *s)
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	/* losetup, dmsetup and mkswap live in sbin */
-	snprintf(path, sizeof(path), "%s:/usr/sbin:/sbin",
-		 getenv("PATH") ?: "/usr/bin:/bin");
+	snprintf(path, sizeof(path), "%s:/usr/sbin:/sbin", getenv("PATH") ?: "/bin");
 	setenv("PATH", path, 1);
 	mglru_skip_reason = mglru_shared_alloc(256);
 	child_ret = mglru_shared_alloc(sizeof(*child_ret));
 	if (!mglru_skip_reason || !child_ret)
 		ksft_exit_fail_msg("mmap: %s\n", strerror(errno));
-	catch_signals();
+	for (i = 0; i < (int)ARRAY_SIZE(signals); i++)
+		sigaction(signals[i], &sa, NULL);
 
 	ksft_print_header();
 	ksft_set_plan(teardown_only ? 0 : __builtin_popcount(modes));
 	if (!teardown_only) {
 		ksft_print_msg("memcg %lu MiB (swap %s), data %lu MiB\n",
-			       setup->memcg_max >> 20,
-			       setup->swap ? "max" : "0",
+			       setup->memcg_max >> 20, setup->swap ? "max" : "0",
 			       setup->data_size >> 20);
 		s->describe();
 	}
-	if (env && !strcmp(env, "yes")) {
-		slow = SLOW_FACTOR;
+	if (getenv("KSFT_MACHINE_SLOW") && !strcmp(getenv("KSFT_MACHINE_SLOW"), "yes")) {
+		slow = 3;
 		ksft_print_msg("KSFT_MACHINE_SLOW=yes: time limits x%u\n", slow);
 	}
-
 	ret = prerequisites(slow);
 	if (ret && teardown_only)
 		ksft_exit_skip("%s\n", mglru_skip_reason);
@@ -294,13 +227,13 @@ int mglru_main(int argc, char **argv, const struct mglru_scenario *s)
 	exit_if_caught();
 	if (teardown_only)
 		ksft_finished();
-	for (mode = 0; mode < MGLRU_NR_MODES; mode++) {
-		struct mglru_ctx ctx = { .mode = mode, .slow = slow };
+	for (i = 0; i < MGLRU_NR_MODES; i++) {
+		struct mglru_ctx ctx = { .mode = i, .slow = slow };
 
-		if (!(modes & (1U << mode)))
+		if (!(modes & (1U << i)))
 			continue;
 		snprintf(ctx.test, sizeof(ctx.test), "%s_%s", s->name,
-			 mode_names[mode]);
+			 mode_names[i]);
 		report(ctx.test, ret ?: run_mode(s, &ctx));
 		exit_if_caught();
 	}

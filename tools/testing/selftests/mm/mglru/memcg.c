@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The run's memcgs, with cgroup_util's helpers: the parent MGLRU_NAME below
- * the cgroup v2 root, in it "harness" (the child that sets up and measures,
- * and the commands it runs) and one memcg per workload; and the workload's
- * children, each in its memcg from its start.
+ * The run's memcgs, with cgroup_util's helpers: MGLRU_NAME below the cgroup
+ * v2 root, in it "harness" (the child that sets up and measures, and its
+ * commands) and the workload's memcg; the workload's processes in it.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -75,12 +74,6 @@ const char *mglru_memcg_create(const char *name, long max, long swap_max)
 	return path;
 }
 
-/* Members, or children: what makes rmdir() of a cgroup v2 say EBUSY. */
-static bool busy(const char *cg)
-{
-	return !cg_read_strstr(cg, "cgroup.events", "populated 1");
-}
-
 /* rmdir() the memcgs below the parent (none has children of its own). */
 static void rmdir_children(void)
 {
@@ -99,10 +92,8 @@ static void rmdir_children(void)
 }
 
 /*
- * Kill every process in the parent memcg and below (the child, its
- * commands, the workload) and remove the memcgs. A process stuck in the
- * kernel (a write through dm-delay) gets a minute to die. 1 if there was
- * a parent memcg, else 0.
+ * Kill every process in the memcgs and remove them; a process stuck in the
+ * kernel (a write through dm-delay) gets a minute to die. 1 if there were.
  */
 int mglru_memcg_remove(bool report)
 {
@@ -116,7 +107,8 @@ int mglru_memcg_remove(bool report)
 			       parent);
 		return 0;
 	}
-	for (i = 0; i < 600 && busy(parent); i++) {
+	for (i = 0; i < 600 &&
+	     !cg_read_strstr(parent, "cgroup.events", "populated 1"); i++) {
 		cg_write(parent, "cgroup.kill", "1");
 		mglru_sleep_ms(100);
 	}
@@ -129,11 +121,7 @@ int mglru_memcg_remove(bool report)
 	return 1;
 }
 
-/*
- * The value of "<key> " in the memcg's @file, or -1: cg_read_key_long()
- * takes the first match, so a key must not end another line's key that
- * comes before it ("file" comes before "active_file" in memory.stat).
- */
+/* "<key> " in @file, or -1; cg_read_key_long() takes the first match */
 static long read_key(const char *cg, const char *file, const char *key)
 {
 	char needle[64];

@@ -2,10 +2,10 @@
 /*
  * The MGLRU regression selftests. Each program is a scenario: its options,
  * what it needs set up (struct mglru_setup) and a run function holding its
- * workload, metrics and verdict. mglru_main() runs each LRU mode in a child
- * process; the parent holds nothing but the lock, and when the child ends,
- * for any reason, it tears down what the child made, by the fixed names
- * below (home.c). A run killed whole leaves the same names to the next run.
+ * workload, metrics and verdict. mglru_main() runs each LRU mode in a child;
+ * the parent holds only the lock and, however the child ends, tears down what
+ * it made by the fixed names below. A run killed whole leaves the same names
+ * to the next run, which tears them down first.
  */
 #ifndef __MGLRU_H
 #define __MGLRU_H
@@ -20,22 +20,20 @@
 #define SZ_1M		0x100000UL
 #define MGLRU_PATH_LEN	256
 
-/* root's alone: the lock, the state file, the scratch directory */
+/* root's alone: the lock, the state file (home.c), the scratch mounts */
 #define MGLRU_HOME	"/run/mglru-selftest"
 #define MGLRU_STATE	MGLRU_HOME "/state"
 #define MGLRU_SCRATCH	MGLRU_HOME "/scratch"
-#define MGLRU_TMPFS	MGLRU_SCRATCH "/tmpfs"	/* the loop device's file */
+#define MGLRU_TMPFS	MGLRU_SCRATCH "/tmpfs"
+#define MGLRU_DISK	MGLRU_TMPFS "/disk.img"	/* the loop device's file */
 #define MGLRU_MNT	MGLRU_SCRATCH "/mnt"	/* the ext4 on it */
 #define MGLRU_DEBUGFS	MGLRU_SCRATCH "/debugfs"
-#define MGLRU_DISK	MGLRU_TMPFS "/disk.img"
-/* the parent memcg below the cgroup v2 root, and the dm-delay target */
+/* the parent memcg below the cgroup v2 root, and the dm target */
 #define MGLRU_NAME	"mglru_selftest"
 
-enum mglru_mode {
-	MGLRU_MODE_MGLRU,
-	MGLRU_MODE_CLASSIC,
-	MGLRU_NR_MODES,
-};
+enum mglru_mode { MGLRU_MODE_MGLRU, MGLRU_MODE_CLASSIC, MGLRU_NR_MODES };
+
+struct mglru_ctx;
 
 /* What a scenario needs before its run function starts; zero: not needed. */
 struct mglru_setup {
@@ -43,21 +41,20 @@ struct mglru_setup {
 	unsigned long data_size;	/* what the workload puts on ext4 */
 	unsigned long fs_free;		/* ext4 space kept free beyond it */
 	bool data_file;			/* a file of data_size, cache dropped */
-	long write_delay_ms;		/* dm-delay under ext4; 0: none */
 	bool swap;			/* memory.swap.max is max (else 0) */
 	unsigned long zram_size;	/* zram swap device */
 	unsigned long swapped_max;	/* the most the workload can swap */
 	const char * const *tools;	/* commands the workload runs */
+	/* a device stacked on the loop device, under ext4: its path in @dev */
+	int (*stack)(struct mglru_ctx *ctx, unsigned long size, char *dev);
 };
 
 struct mglru_ctx {
 	char test[64];			/* <scenario>_<mode> */
 	enum mglru_mode mode;
 	const char *cg;			/* the workload's memcg */
-	const char *tmpdir;		/* the harness's tmpfs */
-	const char *mnt;		/* the ext4 mount point */
 	char loop[64];			/* the loop device, /dev/loopN */
-	char file[MGLRU_PATH_LEN];	/* <mnt>/file */
+	char file[MGLRU_PATH_LEN];	/* the data file on ext4 */
 	unsigned int slow;		/* 3 with KSFT_MACHINE_SLOW=yes, else 1 */
 };
 
@@ -83,13 +80,12 @@ struct mglru_scenario {
 
 /* main.c */
 int mglru_main(int argc, char **argv, const struct mglru_scenario *s);
-extern volatile sig_atomic_t mglru_caught;	/* the signal the run caught */
+extern volatile sig_atomic_t mglru_caught;
 
-/* util.c: files, clock, commands, messages, options; no state of the run */
+/* util.c: files, clock, commands, messages, options */
 int mglru_write_str(const char *path, const char *val);
 int mglru_read_str(const char *path, char *buf, size_t len);
 int mglru_write(const char *path, const char *val);
-long mglru_vmstat(const char *key);
 double mglru_now(void);
 void mglru_sleep_ms(unsigned int ms);
 int mglru_run_argv(char *out, size_t outlen, bool quiet,
@@ -106,18 +102,16 @@ __printf(3, 4) bool mglru_check(const struct mglru_ctx *ctx, bool ok,
 int mglru_parse_ulong(const char *arg, unsigned long *val);
 int mglru_opt_ulong(const char *arg, void *val);
 int mglru_opt_size(const char *arg, void *val);
-int mglru_parse_opts(int argc, char **argv, const struct mglru_opt *common,
-		     const struct mglru_opt *opts);
-__noreturn void mglru_usage(const char *prog, const struct mglru_opt *common,
-			    const struct mglru_opt *opts);
+int mglru_parse_opts(int argc, char **argv, const struct mglru_opt *opts);
+__noreturn void mglru_usage(const char *prog, const struct mglru_opt *opts);
 
-/* home.c: the home, its lock, the state file, and the teardown */
+/* home.c: the home, its lock, the state file, the teardown */
 extern int mglru_lock_fd;
 int mglru_home_init(void);
 int mglru_home_lock(unsigned int timeout_s);
 int mglru_state_create(void);
-int mglru_write_restore(const char *path, const char *val);
 int mglru_state_zram(int id, bool hot);
+int mglru_write_restore(const char *path, const char *val);
 int mglru_teardown(bool report);
 
 /* memcg.c: the memcgs, and the workload's children in them */
@@ -135,14 +129,13 @@ void *mglru_shared_alloc(size_t size);
 char *mglru_map_file(const char *path, size_t size);
 void mglru_touch(char *p, size_t size, size_t stride, bool write);
 
-/* bdev.c: the scratch tmpfs, loop, ext4, dm-delay, zram swap, debugfs */
+/* bdev.c: the scratch tmpfs, loop device, ext4 and zram swap */
 unsigned long mglru_tmpfs_size(unsigned long fs_size);
-int mglru_bdev_setup(struct mglru_ctx *ctx, unsigned long size,
-		     long write_delay_ms);
+int mglru_bdev_setup(struct mglru_ctx *ctx, const struct mglru_setup *setup,
+		     unsigned long size);
 int mglru_create_file(struct mglru_ctx *ctx, unsigned long size);
 int mglru_zram_swap_setup(unsigned long size);
 void mglru_zram_teardown(int id, bool hot);
-int mglru_debugfs_write_restore(const char *name, const char *val);
 bool mglru_own_loop(const char *dev);
 int mglru_bdev_teardown(bool report);
 

@@ -28,9 +28,13 @@
  * kernel without the bug needs no reclaim in the window).
  */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 #include "mglru.h"
@@ -73,6 +77,30 @@ static double fio_read_mib_s(const char *json)
 	return (double)bw / SZ_1M;
 }
 
+/*
+ * Write a debugfs knob for the run; where debugfs is not mounted, it is
+ * mounted in the scratch directory for the run alone (the teardown
+ * unmounts it). 0, -1 or KSFT_SKIP.
+ */
+static int debugfs_write_restore(const char *name, const char *val)
+{
+	char path[MGLRU_PATH_LEN];
+
+	snprintf(path, sizeof(path), "/sys/kernel/debug/%s", name);
+	if (access(path, F_OK)) {
+		if (mkdir(MGLRU_DEBUGFS, 0700) ||
+		    mount("debugfs", MGLRU_DEBUGFS, "debugfs",
+			  MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL))
+			return mglru_skip("debugfs not available: %s",
+					  strerror(errno));
+		snprintf(path, sizeof(path), "%s/%s", MGLRU_DEBUGFS, name);
+	}
+	if (access(path, W_OK))
+		return mglru_skip("debugfs %s not available: %s", name,
+				  strerror(errno));
+	return mglru_write_restore(path, val);
+}
+
 static int set_read_ahead(const struct mglru_ctx *ctx)
 {
 	char path[128], val[32];
@@ -89,8 +117,8 @@ static int warm_fio(const struct mglru_ctx *ctx)
 	char filename[MGLRU_PATH_LEN + 32], output[MGLRU_PATH_LEN + 48];
 	int ret;
 
-	snprintf(filename, sizeof(filename), "--filename=%s/warm", ctx->tmpdir);
-	snprintf(output, sizeof(output), "--output=%s/warm.json", ctx->tmpdir);
+	snprintf(filename, sizeof(filename), "--filename=%s/warm", MGLRU_TMPFS);
+	snprintf(output, sizeof(output), "--output=%s/warm.json", MGLRU_TMPFS);
 	ret = mglru_run_argv(NULL, 0, true, (const char * const[]){ "fio",
 			     "--name=warm", filename, "--rw=read:60k", "--bs=4k",
 			     "--ioengine=mmap", "--fadvise_hint=0", "--size=256k",
@@ -114,13 +142,13 @@ static int run(struct mglru_ctx *ctx)
 		return -1;
 	if (cfg.fault_around) {
 		snprintf(size, sizeof(size), "%lu", cfg.fault_around);
-		ret = mglru_debugfs_write_restore("fault_around_bytes", size);
+		ret = debugfs_write_restore("fault_around_bytes", size);
 		if (ret)
 			return ret;
 	}
 	if (warm_fio(ctx))
 		return -1;
-	snprintf(json, sizeof(json), "%s/fio.json", ctx->tmpdir);
+	snprintf(json, sizeof(json), "%s/fio.json", MGLRU_TMPFS);
 	snprintf(filename, sizeof(filename), "--filename=%s", ctx->file);
 	snprintf(output, sizeof(output), "--output=%s", json);
 	snprintf(size, sizeof(size), "--size=%lu", setup.data_size);

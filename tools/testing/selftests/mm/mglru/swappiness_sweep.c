@@ -15,6 +15,7 @@
  */
 #define _GNU_SOURCE
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/mman.h>
@@ -63,16 +64,35 @@ static int file_reader(void *arg)
 	return 0;
 }
 
+static long vmstat(const char *key)
+{
+	size_t klen = strlen(key);
+	char line[256];
+	long val = -1;
+	FILE *f;
+
+	f = fopen("/proc/vmstat", "r");
+	while (f && fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, key, klen) && line[klen] == ' ') {
+			val = atol(line + klen + 1);
+			break;
+		}
+	}
+	if (f)
+		fclose(f);
+	return val;
+}
+
 /* Pages reclaimed so far: anon and file. */
 static void reclaimed(long *anon, long *file)
 {
-	*anon = mglru_vmstat("pgsteal_anon");
-	*file = mglru_vmstat("pgsteal_file");
+	*anon = vmstat("pgsteal_anon");
+	*file = vmstat("pgsteal_file");
 	if (*anon >= 0 && *file >= 0)
 		return;
 	/* Before 5.19: swap-outs are the anon part of all steals. */
-	*anon = mglru_vmstat("pswpout");
-	*file = mglru_vmstat("pgsteal_kswapd") + mglru_vmstat("pgsteal_direct") -
+	*anon = vmstat("pswpout");
+	*file = vmstat("pgsteal_kswapd") + vmstat("pgsteal_direct") -
 		*anon;
 }
 
@@ -109,13 +129,13 @@ static int measure(struct mglru_ctx *ctx, unsigned long value, double *share,
 		return -1;
 	mglru_sleep_ms(cfg.warmup_s * 1000);
 	reclaimed(&a0, &f0);
-	sa0 = mglru_vmstat("pgscan_anon");
-	sf0 = mglru_vmstat("pgscan_file");
+	sa0 = vmstat("pgscan_anon");
+	sf0 = vmstat("pgscan_file");
 	act0 = mglru_memcg_stat(ctx->cg, "workingset_activate_file");
 	mglru_sleep_ms(cfg.period_s * 1000);
 	reclaimed(&a1, &f1);
-	sa1 = mglru_vmstat("pgscan_anon");
-	sf1 = mglru_vmstat("pgscan_file");
+	sa1 = vmstat("pgscan_anon");
+	sf1 = vmstat("pgscan_file");
 	act1 = mglru_memcg_stat(ctx->cg, "workingset_activate_file");
 	died = stop(anon) | stop(file);
 	/* memory.reclaim says EAGAIN when it reclaims less than asked: ignored */
