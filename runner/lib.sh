@@ -267,7 +267,7 @@ ksft_env()
 # installed_progs INSTALL: the programs a kselftest install has in mm/mglru.
 selftest_progs()
 {
-	sed -n "s/^$1 *:*= *//p" "$SUITE_ROOT/tools/testing/selftests/mm/mglru/Makefile" |
+	sed -n "s/^$1 *[+:]*= *//p" "$SUITE_ROOT/tools/testing/selftests/mm/mglru/Makefile" |
 		tr ' ' '\n' | sed '/^$/d' | sort
 }
 

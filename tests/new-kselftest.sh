@@ -92,7 +92,10 @@ has "... as an unknown test" "mglru: error: TESTS: unknown test '$new'"
 # only once it has passed every run of a stock kernel; doc/kselftests.rst)
 cp "$fx/$new.c" "$suite/tools/testing/selftests/mm/mglru/"
 cat "$fx/selftests.txt" >>"$suite/runner/selftests.txt"
-sed -i "s/^TEST_GEN_PROGS_EXTENDED :=.*/& $new/" "$suite/tools/testing/selftests/mm/mglru/Makefile"
+mk=$suite/tools/testing/selftests/mm/mglru/Makefile
+awk -v n="$new" '{ line[NR] = $0 } /^TEST_GEN_PROGS_EXTENDED \+= / { last = NR }
+	END { for (i = 1; i <= NR; i++) { print line[i]; if (i == last) print "TEST_GEN_PROGS_EXTENDED += " n } }' \
+	"$mk" >"$mk.new" && mv "$mk.new" "$mk"
 commit "selftests/mm/mglru: add $new"
 want=$(printf '%s\n' runner/selftests.txt "tools/testing/selftests/mm/mglru/Makefile" \
 	"tools/testing/selftests/mm/mglru/$new.c")

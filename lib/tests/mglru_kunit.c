@@ -591,6 +591,6 @@ static struct kunit_suite mglru_test_suite = {
 
 kunit_test_suite(mglru_test_suite);
 
-/* the eviction and placement mechanisms, on real folios */
+/* suites on real folios, on an lruvec of their own */
 #include "mglru_evict_kunit.c"
 #include "mglru_place_kunit.c"

@@ -4,21 +4,23 @@
 # Write the suite as a `git format-patch` series against the default kernel
 # tree (Debian's 7.3), with a cover letter, ready to be posted to linux-mm:
 #
-#   1. mm/mglru: the KUnit suite and its hook (CONFIG_MGLRU_KUNIT_TEST,
-#      lib/tests/mglru_kunit.c included by mm/vmscan.c);
-#   2. selftests/mm: the kselftests of tools/testing/selftests/mm/mglru/ and
-#      mm/mglru in the kselftest TARGETS;
-#   3. docs/mm: what the tests check and need, in the MGLRU design document.
+#   1-3. mm/mglru: a KUnit suite each, the first with the hook that
+#      includes lib/tests/mglru_kunit.c in mm/vmscan.c
+#      (CONFIG_MGLRU_KUNIT_TEST), which includes the other two;
+#   4-5. selftests/mm: the kselftests' harness, in two (no program built),
+#      and mm/mglru in the kselftest TARGETS;
+#   6-9. selftests/mm/mglru: a kselftest program each, with its Makefile line;
+#   10. docs/mm: what the tests check and need, in the MGLRU design document.
 #
-# Patches 1 and 2 add their files to the MGLRU entry of MAINTAINERS. Each
+# Patches 1-4 add their files to the MGLRU entry of MAINTAINERS. Each
 # patch is addressed to whom scripts/get_maintainer.pl names for it (and
 # the KUnit patch also to KUnit's lists), the cover letter to them all,
 # and the cover letter ends with the base commit, the baseline's.
 #
 # The text is in runner/export/series/, a file a message: 0-cover-letter.txt,
 # whose figures cover_letter.py fills in from the recorded data of
-# doc/results/, 1-kunit.txt, 2-selftests.txt and 3-docs.txt, and the
-# section patch 3 adds to the design document, 3-docs-testing.txt.
+# doc/results/, then NN-<subject>.txt for patch NN, and the section patch
+# 10 adds to the design document, docs-testing.txt.
 #
 # usage: series.sh [OUTDIR]        the series, in OUTDIR (results/series/)
 #        series.sh --baseline DIR  only a fresh baseline repository in DIR
@@ -223,24 +225,50 @@ series()
 
 	git apply "$SUITE_ROOT"/patches/hook/*.patch ||
 		die "series.sh: patches/hook does not apply to $src"
+	# a patch per KUnit suite: the first with the hook, then each suite
+	# that the first includes, with its include line
+	local k=$SUITE_ROOT/lib/tests/mglru_kunit.c
 	mkdir -p lib/tests
-	for f in "$SUITE_ROOT"/lib/tests/mglru_*.c; do
-		cp "$f" lib/tests/ || exit 1
-		maintainers_add "lib/tests/${f##*/}"
-	done
-	commit 1-kunit.txt
+	sed '/^\/\* suites on real folios/,$d' "$k" | sed '$d' >lib/tests/mglru_kunit.c
+	maintainers_add lib/tests/mglru_kunit.c
+	commit 01-kunit.txt
+	cp "$SUITE_ROOT/lib/tests/mglru_evict_kunit.c" lib/tests/ || exit 1
+	sed '/^#include "mglru_evict_kunit.c"$/q' "$k" >lib/tests/mglru_kunit.c
+	maintainers_add lib/tests/mglru_evict_kunit.c
+	commit 02-kunit-evict.txt
+	cp "$SUITE_ROOT/lib/tests/mglru_place_kunit.c" "$k" lib/tests/ || exit 1
+	maintainers_add lib/tests/mglru_place_kunit.c
+	commit 03-kunit-place.txt
 
-	# as runner/run/tree.sh does
+	# the kselftests: the harness in two patches, then a patch a program,
+	# each with its Makefile line
+	local sel=$SUITE_ROOT/$MGLRU_SELFTESTS mk=$MGLRU_SELFTESTS/Makefile
+	local progs=(readahead_refault aging_oom dirty_throttle swappiness_sweep) i
 	mkdir -p "$MGLRU_SELFTESTS"
-	rsync -a --delete "$SUITE_ROOT/$MGLRU_SELFTESTS/" "$MGLRU_SELFTESTS/" || exit 1
+	rsync -a --exclude '*.c' "$sel/" "$MGLRU_SELFTESTS/" || exit 1
+	cp "$sel/main.c" "$sel/util.c" "$sel/memcg.c" "$MGLRU_SELFTESTS/" || exit 1
+	sed -e '/^TEST_GEN_PROGS\(_EXTENDED\)\? += /d' -e '/^MGLRU_LIB :=/s/ home\.c bdev\.c$//' \
+		"$sel/Makefile" >"$mk"
 	sed -i 's|^TARGETS += mm$|&\nTARGETS += mm/mglru|' tools/testing/selftests/Makefile
 	grep -q '^TARGETS += mm/mglru$' tools/testing/selftests/Makefile ||
 		die "series.sh: cannot add mm/mglru to the kselftest TARGETS of $src"
 	maintainers_add "$MGLRU_SELFTESTS/"
-	commit 2-selftests.txt
+	commit 04-selftests-harness.txt
+	cp "$sel/home.c" "$sel/bdev.c" "$MGLRU_SELFTESTS/" || exit 1
+	grep -v '^TEST_GEN_PROGS\(_EXTENDED\)\? += ' "$sel/Makefile" >"$mk"
+	commit 05-selftests-teardown.txt
+	for i in "${!progs[@]}"; do
+		cp "$sel/${progs[i]}.c" "$MGLRU_SELFTESTS/" || exit 1
+		# the Makefile without the lines of the programs still to come
+		grep -vxE "TEST_GEN_PROGS(_EXTENDED)? \+= ($(IFS='|'; echo "${progs[*]:i+1}"))" \
+			"$sel/Makefile" >"$mk"
+		commit "$(printf '%02d-%s.txt' $((i + 6)) "${progs[i]//_/-}")"
+	done
+	diff -r "$sel" "$MGLRU_SELFTESTS" >/dev/null ||
+		die "series.sh: the series' $MGLRU_SELFTESTS is not the suite's"
 
-	cat "$TEXT/3-docs-testing.txt" >>Documentation/mm/multigen_lru.rst || exit 1
-	commit 3-docs.txt
+	cat "$TEXT/docs-testing.txt" >>Documentation/mm/multigen_lru.rst || exit 1
+	commit 10-docs.txt
 
 	letter=$("$TEXT/cover_letter.py" --base "$(tree_version "$src")") ||
 		die "series.sh: no cover letter (its figures are from doc/results/)"

@@ -10,7 +10,7 @@
 #             (runner/validate/selftest-check/kill.sh); a leaky control must be caught;
 #   overlap   two runs at once, killed in both orders with SIGTERM and
 #             SIGKILL, leave every knob as it was (runner/validate/selftest-check/overlap.sh);
-#   security  the tests obey no file another user wrote and no journal
+#   security  the tests obey no file another user wrote and no state line
 #             outside its rules (runner/validate/selftest-check/security.sh);
 #   debugfs   where debugfs is not mounted, readahead_refault sets its knob
 #             in a mount of its own and leaves it all as it was
@@ -78,7 +78,7 @@ if "$SUITE_ROOT/runner/run/vm.sh" run "$kernel" "$dir" \
 	echo "selftest-check: the leaky control passed: the check cannot fail" >&2
 	rc=1
 elif grep -q '^# +memcg: /sys/fs/cgroup/mglru-leak' "$dir/guest.out" &&
-     grep -q '^# +home: /run/mglru-selftest/[0-9]*.journal' "$dir/guest.out" &&
+     grep -q '^# +home: /run/mglru-selftest/state' "$dir/guest.out" &&
      grep -q '^not ok 1 leaky SIGTERM' "$dir/guest.out"; then
 	echo "selftest-check: the leaky control was caught, as it must be" >&2
 else

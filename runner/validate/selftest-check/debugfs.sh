@@ -31,7 +31,7 @@ pid=$!
 # while the run runs, its own debugfs mount shows the knob it set
 seen='' i=0
 while [ -z "$seen" ] && kill -0 $pid 2>/dev/null && [ $i -lt 1200 ]; do
-	seen=$(cat $home/$pid/debugfs/fault_around_bytes 2>/dev/null)
+	seen=$(cat $home/scratch/debugfs/fault_around_bytes 2>/dev/null)
 	i=$((i + 1))
 	sleep 0.05
 done

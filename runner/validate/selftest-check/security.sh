@@ -2,15 +2,16 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Runs inside the guest, as root: the mm/mglru kselftests obey no file that
-# another user wrote, and no journal outside its rules. With
+# another user wrote, and no state line outside its rules. With
 # fs.protected_symlinks at 0 (restored afterwards):
-#   1. user nobody plants journals and a .tmp symlink in /tmp, the old
-#      place; a sweep (TEST -C) must not act on them;
-#   2. root plants, in the suite's home, journals of dead runs that a run
-#      must refuse and leave alone: owned by nobody, a symlink, group- or
-#      world-writable, a hard link, entries outside the rules, entries
-#      that reach outside through a symlink in the run's scratch, a .tmp
-#      symlink (a dead run's and the starting run's own), a lock symlink;
+#   1. user nobody plants journals and a symlink in /tmp, where the
+#      journal once was; a teardown (TEST -C) must not act on them;
+#   2. root plants, in the suite's home, what a run must refuse and leave
+#      alone: a state file owned by nobody, a symlink, group- or
+#      world-writable, a hard link, of another boot, lines outside the
+#      rules; a symlinked scratch directory, symlinked mount points, a dm
+#      target of the suite's name over another loop device, the starting
+#      run's own state file as a symlink, a lock symlink;
 #   3. the home itself with the wrong mode, owner, or as a symlink: SKIP;
 #   4. a scenario that needs more memory than the machine has: SKIP.
 # Victims stand where each plant points: a hostname, the knobs, a cgroup
@@ -41,7 +42,6 @@ old_hostname=$(hostname)
 echo 0 >/proc/sys/fs/protected_symlinks
 hostname mglru-guest
 boot=$(cat /proc/sys/kernel/random/boot_id)
-pid_max=$(cat /proc/sys/kernel/pid_max)
 
 # the victims
 mkdir -p /sys/fs/cgroup/mglru_victim "$work/mnt" "$work/victimdir"
@@ -84,13 +84,16 @@ intact()
 cleanup()
 {
 	kill "$victim" 2>/dev/null
-	for p in $sleepers; do kill "$p" 2>/dev/null; done
 	sleep 0.5
-	rmdir /sys/fs/cgroup/mglru_victim /sys/fs/cgroup/mglru_selftest.999990* 2>/dev/null
+	rmdir /sys/fs/cgroup/mglru_victim 2>/dev/null
 	dmsetup remove mglru_victim 2>/dev/null
+	dmsetup table mglru_selftest 2>/dev/null | grep -q ' 100$' &&
+		dmsetup remove mglru_selftest
+	[ -n "$vloop2" ] && losetup -d "$vloop2" 2>/dev/null
 	losetup -d "$vloop" 2>/dev/null
 	umount "$work/mnt" 2>/dev/null
-	rm -rf "$home"/999990* "$home/keep-99999005" "$home"/*.journal.tmp \
+	[ -L "$home/scratch" ] && rm "$home/scratch"
+	rm -rf "$home/state" "$home/keep-state" "$home/scratch" \
 		/tmp/mglru_selftest.4242* "$work"
 	echo "$old_symlinks" >/proc/sys/fs/protected_symlinks
 	hostname "$old_hostname"
@@ -108,101 +111,99 @@ ok $? "$test -C runs after nobody's plants in /tmp"
 grep '^#' "$work/sweep1" | head -n 20
 intact "after nobody's plants"
 
-# 2. root plants in the home, for runs that cannot be alive
+# 2. root plants in the home: the state file a killed run leaves, not
+# root's own 0600 file, or with lines outside the rules; the scratch
+# directory, a dm target and loop devices that are not the run's
 if [ ! -d "$home" ]; then
 	ok 1 "$test -C makes its home $home"
 	echo "1..$n"
 	exit 1
 fi
-sleepers=
-allowed()	# allowed PID: a cgroup, a directory and a knob of run PID
+state=$home/state vloop2=
+valid()	# a state file that would set swappiness back to 7
 {
-	mkdir -p "/sys/fs/cgroup/mglru_selftest.$1" "$home/$1"
-	sleep 1000 &
-	echo $! >"/sys/fs/cgroup/mglru_selftest.$1/cgroup.procs"
-	sleepers="$sleepers $!"
-	printf 'boot %s\nrestore 0 /proc/sys/vm/swappiness\t7\nmemcg 0 /sys/fs/cgroup/mglru_selftest.%s\t\ndir 0 %s/%s\t\n' \
-		"$boot" "$1" "$home" "$1"
+	printf 'boot %s\nknob /proc/sys/vm/swappiness 7\n' "$boot"
 }
-[ "$pid_max" -lt 99999001 ] || { echo "Bail out! pid_max $pid_max"; exit 1; }
-allowed 99999001 >"$home/99999001.journal"
-chmod 0600 "$home/99999001.journal"
-chown 65534:65534 "$home/99999001.journal"
-allowed 99999002 >"$work/valid.journal"
-chmod 0600 "$work/valid.journal"
-ln -s "$work/valid.journal" "$home/99999002.journal"
-allowed 99999003 >"$home/99999003.journal"
-chmod 0620 "$home/99999003.journal"
-allowed 99999004 >"$home/99999004.journal"
-chmod 0606 "$home/99999004.journal"
-allowed 99999005 >"$home/99999005.journal"
-chmod 0600 "$home/99999005.journal"
-ln "$home/99999005.journal" "$home/keep-99999005"
-# a root-owned journal asking for what the run 99999006 did not create
-mkdir -p "$home/99999006"
-ln -s "$work/mnt" "$home/99999006/mnt"
-cat >"$home/99999006.journal" <<EOF
+for bad in owner symlink group world hardlink; do
+	rm -f "$state" "$work/valid.state" "$home/keep-state"
+	valid >"$state"
+	chmod 0600 "$state"
+	case $bad in
+	owner) chown 65534:65534 "$state" ;;
+	symlink) mv "$state" "$work/valid.state"; ln -s "$work/valid.state" "$state" ;;
+	group) chmod 0620 "$state" ;;
+	world) chmod 0606 "$state" ;;
+	hardlink) ln "$state" "$home/keep-state" ;;
+	esac
+	"./$test" -C >"$work/sweep-$bad" 2>&1
+	why=$(sed -n "s|.*cleanup: refused $state: ||p" "$work/sweep-$bad")
+	[ -n "$why" ] && { [ -e "$state" ] || [ -L "$state" ]; }
+	ok $? "a state file ($bad) refused and left alone: $why"
+done
+rm -f "$state" "$work/valid.state" "$home/keep-state"
+cat >"$state" <<EOF
 boot $boot
-restore 0 /proc/sys/kernel/hostname	PWNED
-restore 0 /proc/sys/kernel/core_pattern	|/bin/false
-restore 0 /sys/block/${vloop#/dev/}/queue/read_ahead_kb	4
-memcg 0 /sys/fs/cgroup/mglru_victim	
-memcg 0 /sys/fs/cgroup/mglru_selftest.99999006/../mglru_victim	
-mount 0 $work/mnt	
-mount 0 $home/99999006/mnt	
-loop 0 $work/img	
-loop 0 $home/99999006/../../..$work/img	
-dm 0 	mglru_victim
-undelay 0 0 32768 delay $vloop 0 0 $vloop 0 0	mglru_victim
-undelay 0 0 32768 delay $vloop 0 0 $vloop 0 0	mglru_selftest_99999006
-swap 0 /dev/zram0	
-zram 99999 	hot
-dir 0 $work/victimdir	
-dir 0 $home/99999006/../../..$work/victimdir	
+knob /proc/sys/kernel/hostname PWNED
+knob /proc/sys/kernel/core_pattern |/bin/false
+knob /sys/block/${vloop#/dev/}/queue/read_ahead_kb 4
+knob /proc/sys/vm/swappiness PWNED
+knob /proc/sys/vm/../../sys/kernel/hostname 7
+knob /proc/sys/vm/swappiness 7 extra
+zram 99999
+zram 0 2
+swap /dev/zram0
+dm mglru_victim
 EOF
-chmod 0600 "$home/99999006.journal"
-# within the rules by name, but through a symlink in the run's scratch
-mkdir -p "$home/99999009"
-ln -s "$work" "$home/99999009/lnk"
-printf 'boot %s\nloop 0 %s\t\nmount 0 %s\t\ndir 0 %s\t\n' "$boot" \
-	"$home/99999009/lnk/img" "$home/99999009/lnk/mnt" \
-	"$home/99999009/lnk/victimdir" >"$home/99999009.journal"
-chmod 0600 "$home/99999009.journal"
-ln -s "$work/victim" "$home/99999007.journal.tmp"
-
+chmod 0600 "$state"
 "./$test" -C >"$work/sweep2" 2>&1
-ok $? "$test -C runs after root's plants in $home"
-grep '^#' "$work/sweep2" | head -n 40
-for p in 99999001 99999002 99999003 99999004 99999005; do
-	why=$(sed -n "s|.*cleanup: refused $home/$p.journal: ||p" "$work/sweep2")
-	[ -n "$why" ]
-	ok $? "journal $p refused: $why"
-	[ -e "$home/$p.journal" ] || [ -L "$home/$p.journal" ]
-	ok $? "journal $p left alone"
-	[ -d "$home/$p" ] && grep -q . "/sys/fs/cgroup/mglru_selftest.$p/cgroup.procs"
-	ok $? "run $p's directory and memcg members untouched"
-done
-refused=$(grep -c "cleanup: refused $home/99999006.journal line" "$work/sweep2")
-[ "$refused" -eq 13 ]
-ok $? "13 of 13 lines outside the rules refused ($refused)"
-grep -q "refused restore /sys/block/${vloop#/dev/}/queue/read_ahead_kb" "$work/sweep2" &&
-	grep -q "refused undelay mglru_selftest_99999006" "$work/sweep2"
-ok $? "the loop device's knob and table refused when acted on: not the run's"
-for what in loop mount dir; do
-	grep -q "cleanup: refused $what $home/99999009/lnk/.*: $home/99999009/lnk is a symlink" \
-		"$work/sweep2"
-	ok $? "a $what entry through a symlink in the run's scratch refused"
-done
-grep -q "cleanup: refused $home/99999007.journal.tmp: a symlink" "$work/sweep2" &&
-	[ -L "$home/99999007.journal.tmp" ]
-ok $? "a dead run's .tmp symlink refused and left alone"
+grep '^#' "$work/sweep2" | head -n 20
+refused=$(grep -c "cleanup: refused $state line" "$work/sweep2")
+[ "$refused" -eq 10 ]
+ok $? "10 of 10 state lines outside the rules refused ($refused)"
+grep -q "refused $state line 4: not the run's loop device" "$work/sweep2"
+ok $? "the victim loop device's read_ahead_kb refused: not the run's"
+printf 'boot 00000000-0000-0000-0000-000000000000\nknob /proc/sys/vm/swappiness 7\n' >"$state"
+chmod 0600 "$state"
+"./$test" -C >"$work/sweep3" 2>&1
+grep -q "refused $state line 2: not of this boot" "$work/sweep3"
+ok $? "a state file of another boot: its knobs left alone"
 
-# the starting run's own journal names, planted as symlinks before it starts
-sh -c "ln -s $work/victim2 $home/\$\$.journal.tmp; exec ./$test -m mglru" \
-	>"$work/run3" 2>&1
-grep -q '^not ok 1 ' "$work/run3" && grep -q 'cannot write .*File exists' "$work/run3"
-ok $? "a run whose .journal.tmp is planted writes no journal and sets nothing up"
+# the scratch directory as a symlink to the victims; then a real one whose
+# mount points and tmpfs are symlinks to them, under a dm target of the
+# suite's name over the victim loop device, with a loop device on a file
+# named as the run's, reached through the symlinked tmpfs
+ln -s "$work" "$home/scratch"
+"./$test" -C >"$work/sweep4" 2>&1
+grep -q "cleanup: refused $home/scratch: a symlink" "$work/sweep4"
+ok $? "a symlinked scratch directory refused"
+rm "$home/scratch"
+mkdir -m 0700 "$home/scratch"
+ln -s "$work/mnt" "$home/scratch/mnt"
+ln -s "$work" "$home/scratch/tmpfs"
+truncate -s 16M "$work/disk.img"
+vloop2=$(losetup --find --show "$work/disk.img")
+dmsetup create mglru_selftest --table "0 32768 delay $vloop 0 0 $vloop 0 100"
+"./$test" -C >"$work/sweep5" 2>&1
+grep '^#' "$work/sweep5" | head -n 10
+grep -q "cleanup: refused mglru_selftest: not over the run's loop device" "$work/sweep5" &&
+	dmsetup table mglru_selftest | grep -q ' 100$'
+ok $? "a dm target of the suite's name over another loop device refused, its table unchanged"
+losetup "$vloop2" | grep -q "$work/disk.img"
+ok $? "a loop device on a file reached through a symlinked tmpfs left attached"
+[ -L "$home/scratch/mnt" ] && [ -L "$home/scratch/tmpfs" ]
+ok $? "the symlinked mount points left alone"
+dmsetup remove mglru_selftest
+losetup -d "$vloop2"
+rm -rf "$home/scratch"
+
+# the starting run's own state file, planted as a symlink before it starts
+ln -s "$work/victim2" "$state"
+"./$test" -m mglru >"$work/run3" 2>&1
+grep -q '^not ok 1 ' "$work/run3" && grep -q "cannot write $state: File exists" "$work/run3" &&
+	! grep -q "lru_gen/enabled =" "$work/run3"
+ok $? "a run whose state file is planted sets nothing up"
 grep '^#' "$work/run3" | head -n 8
+rm -f "$state"
 
 # the lock as a symlink
 rm -f "$home/lock"
@@ -215,14 +216,13 @@ ok $? "a symlinked lock: $why"
 rm -f "$home/lock"
 
 # 3. the home itself
-printf 'boot %s\nrestore 0 /proc/sys/vm/swappiness\t7\n' "$boot" >"$work/fake.journal"
 for bad in mode owner symlink; do
 	case $bad in
 	mode) chmod 0755 "$home" ;;
 	owner) chown 65534 "$home" ;;
 	symlink) mv "$home" "$home.real"; mkdir -m 0700 "$work/fakehome"
-		cp "$work/fake.journal" "$work/fakehome/99999008.journal"
-		chmod 0600 "$work/fakehome/99999008.journal"
+		valid >"$work/fakehome/state"
+		chmod 0600 "$work/fakehome/state"
 		ln -s "$work/fakehome" "$home" ;;
 	esac
 	"./$test" -C >"$work/home-$bad" 2>&1
@@ -236,8 +236,8 @@ for bad in mode owner symlink; do
 	[ $hrc -eq 4 ]
 	ok $? "home: $bad wrong: $why"
 done
-[ -f "$work/fakehome/99999008.journal" ]
-ok $? "the journal in a symlinked home left alone"
+[ -f "$work/fakehome/state" ]
+ok $? "the state file in a symlinked home left alone"
 
 # 4. a scenario bigger than the machine skips before it sets anything up
 "./$test" -M 64G >"$work/big" 2>&1

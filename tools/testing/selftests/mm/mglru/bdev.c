@@ -146,34 +146,23 @@ err:
 }
 
 /*
- * zram swap of @size bytes, in the state file before it is configured (a
- * run killed between hot_add and that write leaves an empty zram device).
+ * zram swap of @size bytes on a hot-added device, in the state file before
+ * it is set up (a run killed right after hot_add leaves it empty).
  */
 int mglru_zram_swap_setup(unsigned long size)
 {
 	static const char * const tools[] = { "mkswap", NULL };
 	char path[64], buf[64], dev[32];
-	bool hot = false;
-	int id = 0, ret;
+	int id, ret = mglru_need_tools(tools);
 
-	ret = mglru_need_tools(tools);
 	if (ret)
 		return ret;
-	if (access("/sys/class/zram-control", F_OK) &&
-	    access("/sys/block/zram0", F_OK))
+	if (access("/sys/class/zram-control", F_OK))
 		mglru_run(NULL, 0, true, "modprobe", "zram", "num_devices=0");
-	if (!mglru_read_str("/sys/class/zram-control/hot_add", buf,
-			    sizeof(buf))) {
-		id = atoi(buf);
-		hot = true;
-	} else if (!mglru_read_str("/sys/block/zram0/disksize", buf,
-				   sizeof(buf))) {
-		if (strcmp(buf, "0"))
-			return mglru_skip("zram0 is in use and zram hot_add is missing");
-	} else {
-		return mglru_skip("zram not available (CONFIG_ZRAM=n?)");
-	}
-	if (mglru_state_zram(id, hot))
+	if (mglru_read_str("/sys/class/zram-control/hot_add", buf, sizeof(buf)))
+		return mglru_skip("zram hot_add not available (CONFIG_ZRAM=n?)");
+	id = atoi(buf);
+	if (mglru_state_zram(id))
 		return -1;
 	snprintf(path, sizeof(path), "/sys/block/zram%d/disksize", id);
 	snprintf(buf, sizeof(buf), "%lu", size);
@@ -186,19 +175,17 @@ int mglru_zram_swap_setup(unsigned long size)
 	return 0;
 }
 
-void mglru_zram_teardown(int id, bool hot)
+void mglru_zram_teardown(int id)
 {
 	char path[64];
 
 	snprintf(path, sizeof(path), "/dev/zram%d", id);
 	if (swapoff(path) && errno != EINVAL && errno != ENOENT)
-		ksft_print_msg("cleanup: swapoff %s: %s\n", path,
-			       strerror(errno));
+		ksft_print_msg("cleanup: swapoff %s: %s\n", path, strerror(errno));
 	snprintf(path, sizeof(path), "/sys/block/zram%d/reset", id);
 	mglru_write_str(path, "1");
 	snprintf(path, sizeof(path), "%d", id);
-	if (hot)
-		mglru_write_str("/sys/class/zram-control/hot_remove", path);
+	mglru_write_str("/sys/class/zram-control/hot_remove", path);
 }
 
 /* 1 if @path was a mount point (never through a symlink), else 0. */

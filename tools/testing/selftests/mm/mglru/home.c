@@ -6,7 +6,7 @@
  * state file: what a fixed name cannot say, appended before it is touched.
  *   boot <boot_id>
  *   knob <path> <earlier value>
- *   zram <id> <hot-added: 0|1>
+ *   zram <id>
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -108,7 +108,7 @@ int mglru_home_lock(unsigned int timeout_s)
 	if (fd < 0)
 		return mglru_skip("%s is %s", LOCK, why ?: strerror(errno));
 	while (flock(fd, LOCK_EX | LOCK_NB)) {
-		if (mglru_caught || mglru_now() >= end) {
+		if (mglru_caught() || mglru_now() >= end) {
 			close(fd);
 			return mglru_skip("another run (pid %s) holds %s",
 					  holder, LOCK);
@@ -155,11 +155,11 @@ int mglru_state_create(void)
 	return state_write(line, O_CREAT | O_EXCL);
 }
 
-int mglru_state_zram(int id, bool hot)
+int mglru_state_zram(int id)
 {
 	char line[64];
 
-	snprintf(line, sizeof(line), "zram %d %d\n", id, hot);
+	snprintf(line, sizeof(line), "zram %d\n", id);
 	return state_write(line, O_APPEND);
 }
 
@@ -186,9 +186,8 @@ static const char *knob_refusal(const char *path, const char *val)
 		if (!strcmp(path, knobs[i]))
 			return NULL;
 	/* the read-ahead of the run's own loop device */
-	sscanf(path, "/sys/block/loop%*5[0-9]%n/queue/read_ahead_kb%n", &name,
-	       &end);
-	if (!end || path[end])
+	if (sscanf(path, "/sys/block/loop%*5[0-9]%n/queue/read_ahead_kb%n",
+		   &name, &end) < 0 || !end || path[end])
 		return "not a knob the tests set";
 	snprintf(loop, sizeof(loop), "/dev/%.*s", name - 11, path + 11);
 	return mglru_own_loop(loop) ? NULL : "not the run's loop device";
@@ -218,12 +217,12 @@ static const char *undo_line(const char *line, bool report)
 {
 	char path[MGLRU_PATH_LEN], val[128], end;
 	const char *why;
-	int id, hot;
+	int id;
 
-	if (sscanf(line, "zram %d %d%c", &id, &hot, &end) == 2) {
-		if (id < 0 || id > 65535 || (hot != 0 && hot != 1))
+	if (sscanf(line, "zram %d%c", &id, &end) == 1) {
+		if (id < 0 || id > 65535)
 			return "not a zram device";
-		mglru_zram_teardown(id, hot);
+		mglru_zram_teardown(id);
 		return NULL;
 	}
 	if (sscanf(line, "knob %255s %127s%c", path, val, &end) != 2)

@@ -27,15 +27,23 @@
 static const char * const mode_names[] = { "mglru", "classic" };
 static const int signals[] = { SIGTERM, SIGINT, SIGHUP, SIGALRM };
 
-volatile sig_atomic_t mglru_caught;
-static volatile pid_t child;
+/* the signal caught and the child to kill, read and set atomically */
+static int caught;
+static pid_t child;
 static int *child_ret;	/* shared: the child's result, -2 until it has one */
 
 static void on_signal(int sig)
 {
-	mglru_caught = sig;
-	if (child > 0)
-		kill(child, SIGKILL);
+	pid_t pid = __atomic_load_n(&child, __ATOMIC_SEQ_CST);
+
+	__atomic_store_n(&caught, sig, __ATOMIC_SEQ_CST);
+	if (pid > 0)
+		kill(pid, SIGKILL);
+}
+
+int mglru_caught(void)
+{
+	return __atomic_load_n(&caught, __ATOMIC_SEQ_CST);
 }
 
 static int parse_mode(const char *arg, void *val)
@@ -68,8 +76,9 @@ static int check_memory(const struct mglru_setup *setup)
 	if (setup->zram_size)
 		need += setup->swapped_max < setup->zram_size ?
 			setup->swapped_max : setup->zram_size;
-	if (!mglru_read_str("/proc/meminfo", buf, sizeof(buf)) &&
-	    (p = strstr(buf, "MemAvailable:")))
+	p = mglru_read_str("/proc/meminfo", buf, sizeof(buf)) ? NULL :
+	    strstr(buf, "MemAvailable:");
+	if (p)
 		avail = strtoul(p + 13, NULL, 10) << 10;
 	if (avail >= need)
 		return 0;
@@ -109,7 +118,7 @@ static int run_mode(const struct mglru_scenario *s, struct mglru_ctx *ctx)
 	size_t i;
 
 	*child_ret = -2;
-	if (mglru_caught || mglru_state_create())
+	if (mglru_caught() || mglru_state_create())
 		return -1;
 	fflush(stdout);
 	pid = fork();
@@ -123,12 +132,12 @@ static int run_mode(const struct mglru_scenario *s, struct mglru_ctx *ctx)
 		fflush(stdout);
 		_exit(0);
 	}
-	child = pid;
-	if (pid > 0 && mglru_caught)
+	__atomic_store_n(&child, pid, __ATOMIC_SEQ_CST);
+	if (pid > 0 && mglru_caught())
 		kill(pid, SIGKILL);
 	while (pid > 0 && waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
-	child = 0;
+	__atomic_store_n(&child, 0, __ATOMIC_SEQ_CST);
 	mglru_teardown(false);
 	if (*child_ret != -2 || !WIFSIGNALED(status))
 		return *child_ret == -2 ? -1 : *child_ret;
@@ -161,7 +170,7 @@ static int prerequisites(unsigned int slow)
 /* after a teardown, die of the signal that was caught, if one was */
 static void exit_if_caught(void)
 {
-	int sig = mglru_caught;
+	int sig = mglru_caught();
 
 	if (!sig)
 		return;

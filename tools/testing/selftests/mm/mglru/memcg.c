@@ -39,7 +39,7 @@ int mglru_memcg_check(void)
 	return 0;
 }
 
-/* The parent memcg, and this process in its "harness" memcg; 0 or -1. */
+/* the parent memcg, and this process in its "harness" memcg; 0 or -1 */
 int mglru_memcg_enter_harness(void)
 {
 	char harness[PATH_MAX];
@@ -54,41 +54,23 @@ int mglru_memcg_enter_harness(void)
 	return 0;
 }
 
-static int write_limit(const char *cg, const char *file, long val)
-{
-	return val < 0 ? cg_write(cg, file, "max") :
-			 cg_write_numeric(cg, file, val);
-}
-
-/* A workload memcg; @max, @swap_max < 0: "max". Its path, or NULL. */
+/* a workload memcg; @max, @swap_max < 0: "max". Its path, or NULL. */
 const char *mglru_memcg_create(const char *name, long max, long swap_max)
 {
 	static char path[PATH_MAX];
+	char val[2][32] = { "max", "max" };
 
 	snprintf(path, sizeof(path), "%s/%s", parent, name);
-	if (cg_create(path) || write_limit(path, "memory.max", max) ||
-	    write_limit(path, "memory.swap.max", swap_max)) {
+	if (max >= 0)
+		snprintf(val[0], sizeof(val[0]), "%ld", max);
+	if (swap_max >= 0)
+		snprintf(val[1], sizeof(val[1]), "%ld", swap_max);
+	if (cg_create(path) || cg_write(path, "memory.max", val[0]) ||
+	    cg_write(path, "memory.swap.max", val[1])) {
 		ksft_print_msg("cannot make %s: %s\n", path, strerror(errno));
 		return NULL;
 	}
 	return path;
-}
-
-/* rmdir() the memcgs below the parent (none has children of its own). */
-static void rmdir_children(void)
-{
-	char path[PATH_MAX];
-	struct dirent *d;
-	DIR *dir;
-
-	dir = opendir(parent);
-	while (dir && (d = readdir(dir))) {
-		snprintf(path, sizeof(path), "%s/%s", parent, d->d_name);
-		if (d->d_type == DT_DIR && d->d_name[0] != '.')
-			rmdir(path);
-	}
-	if (dir)
-		closedir(dir);
 }
 
 /*
@@ -97,14 +79,16 @@ static void rmdir_children(void)
  */
 int mglru_memcg_remove(bool report)
 {
+	char path[PATH_MAX];
+	struct dirent *d;
 	struct stat st;
+	DIR *dir;
 	int i;
 
 	if (lstat(parent, &st))
 		return 0;
 	if (!S_ISDIR(st.st_mode) || st.st_uid) {
-		ksft_print_msg("cleanup: refused %s: not root's cgroup\n",
-			       parent);
+		ksft_print_msg("cleanup: refused %s: not root's cgroup\n", parent);
 		return 0;
 	}
 	for (i = 0; i < 600 &&
@@ -112,7 +96,14 @@ int mglru_memcg_remove(bool report)
 		cg_write(parent, "cgroup.kill", "1");
 		mglru_sleep_ms(100);
 	}
-	rmdir_children();
+	dir = opendir(parent);
+	while (dir && (d = readdir(dir))) {
+		snprintf(path, sizeof(path), "%s/%s", parent, d->d_name);
+		if (d->d_type == DT_DIR && d->d_name[0] != '.')
+			rmdir(path);
+	}
+	if (dir)
+		closedir(dir);
 	if (rmdir(parent))
 		ksft_print_msg("cleanup: cannot remove %s: %s\n", parent,
 			       strerror(errno));
@@ -140,8 +131,8 @@ long mglru_memcg_event(const char *cg, const char *key)
 	return read_key(cg, "memory.events", key);
 }
 
-/* fork() a child that joins @cg and dies with its parent; 0 in the child */
-static pid_t spawn(const char *cg)
+/* a child running @fn in @cg, dead with its parent; its pid, or -1 */
+pid_t mglru_spawn(const char *cg, int (*fn)(void *arg), void *arg)
 {
 	pid_t ppid = getpid(), pid;
 
@@ -155,38 +146,23 @@ static pid_t spawn(const char *cg)
 	/* the lock is free once the run's own processes are gone */
 	close(mglru_lock_fd);
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (getppid() != ppid)
+	if (getppid() != ppid || cg_enter_current(cg))
 		_exit(1);
-	if (cg_enter_current(cg)) {
-		fprintf(stderr, "cannot join %s\n", cg);
-		_exit(1);
-	}
-	return 0;
+	_exit(fn(arg));
 }
 
-pid_t mglru_spawn(const char *cg, int (*fn)(void *arg), void *arg)
+/* the command's stdout goes to stderr: stdout is the KTAP stream */
+static int exec_argv(void *argv)
 {
-	pid_t pid = spawn(cg);
-
-	if (pid == 0) {
-		fflush(stdout);
-		_exit(fn(arg));
-	}
-	return pid;
+	dup2(2, 1);
+	execvp(*(char **)argv, argv);
+	fprintf(stderr, "exec %s: %s\n", *(char **)argv, strerror(errno));
+	return 127;
 }
 
-/* The command's stdout goes to stderr: stdout is the KTAP stream. */
 pid_t mglru_spawn_argv(const char *cg, const char * const *argv)
 {
-	pid_t pid = spawn(cg);
-
-	if (pid == 0) {
-		dup2(2, 1);
-		execvp(argv[0], (char * const *)argv);
-		fprintf(stderr, "exec %s: %s\n", argv[0], strerror(errno));
-		_exit(127);
-	}
-	return pid;
+	return mglru_spawn(cg, exec_argv, (void *)argv);
 }
 
 /* 1 if the child exited (@status set), 0 on timeout, -1 on error */
@@ -195,16 +171,14 @@ int mglru_wait(pid_t pid, int *status, double timeout_s)
 	double end = mglru_now() + timeout_s;
 	pid_t ret;
 
-	for (;;) {
-		ret = waitpid(pid, status, WNOHANG);
-		if (ret == pid)
-			return 1;
+	while ((ret = waitpid(pid, status, WNOHANG)) != pid) {
 		if (ret < 0 && errno != EINTR)
 			return -1;
 		if (mglru_now() >= end)
 			return 0;
 		mglru_sleep_ms(20);
 	}
+	return 1;
 }
 
 void mglru_kill(pid_t pid)
@@ -214,25 +188,21 @@ void mglru_kill(pid_t pid)
 		;
 }
 
-/* Shared with the children, populated here so that they never charge it. */
+/* shared with the children, populated here so that they never charge it */
 void *mglru_shared_alloc(size_t size)
 {
 	void *p = mmap(NULL, size, PROT_READ | PROT_WRITE,
 		       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 
-	if (p == MAP_FAILED)
-		return NULL;
-	memset(p, 0, size);
-	return p;
+	return p == MAP_FAILED ? NULL : memset(p, 0, size);
 }
 
-/* A shared read-only mapping of @size bytes of @path, or NULL */
+/* a shared read-only mapping of @size bytes of @path, or NULL */
 char *mglru_map_file(const char *path, size_t size)
 {
+	int fd = open(path, O_RDONLY);
 	char *map;
-	int fd;
 
-	fd = open(path, O_RDONLY);
 	if (fd < 0)
 		return NULL;
 	map = mmap(NULL, size, PROT_READ, MAP_SHARED, fd, 0);
@@ -240,7 +210,7 @@ char *mglru_map_file(const char *path, size_t size)
 	return map == MAP_FAILED ? NULL : map;
 }
 
-/* Load (or store to) one byte every @stride bytes of @p. */
+/* load (or store to) one byte every @stride bytes of @p */
 void mglru_touch(char *p, size_t size, size_t stride, bool write)
 {
 	size_t off;

@@ -80,7 +80,7 @@ struct mglru_scenario {
 
 /* main.c */
 int mglru_main(int argc, char **argv, const struct mglru_scenario *s);
-extern volatile sig_atomic_t mglru_caught;
+int mglru_caught(void);	/* the signal the run caught, or 0 */
 
 /* util.c: files, clock, commands, messages, options */
 int mglru_write_str(const char *path, const char *val);
@@ -110,7 +110,7 @@ extern int mglru_lock_fd;
 int mglru_home_init(void);
 int mglru_home_lock(unsigned int timeout_s);
 int mglru_state_create(void);
-int mglru_state_zram(int id, bool hot);
+int mglru_state_zram(int id);
 int mglru_write_restore(const char *path, const char *val);
 int mglru_teardown(bool report);
 
@@ -135,7 +135,7 @@ int mglru_bdev_setup(struct mglru_ctx *ctx, const struct mglru_setup *setup,
 		     unsigned long size);
 int mglru_create_file(struct mglru_ctx *ctx, unsigned long size);
 int mglru_zram_swap_setup(unsigned long size);
-void mglru_zram_teardown(int id, bool hot);
+void mglru_zram_teardown(int id);
 bool mglru_own_loop(const char *dev);
 int mglru_bdev_teardown(bool report);
 

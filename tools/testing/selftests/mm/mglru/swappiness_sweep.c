@@ -64,7 +64,7 @@ static int file_reader(void *arg)
 	return 0;
 }
 
-static long vmstat(const char *key)
+static long read_vmstat(const char *key)
 {
 	size_t klen = strlen(key);
 	char line[256];
@@ -86,13 +86,13 @@ static long vmstat(const char *key)
 /* Pages reclaimed so far: anon and file. */
 static void reclaimed(long *anon, long *file)
 {
-	*anon = vmstat("pgsteal_anon");
-	*file = vmstat("pgsteal_file");
+	*anon = read_vmstat("pgsteal_anon");
+	*file = read_vmstat("pgsteal_file");
 	if (*anon >= 0 && *file >= 0)
 		return;
 	/* Before 5.19: swap-outs are the anon part of all steals. */
-	*anon = vmstat("pswpout");
-	*file = vmstat("pgsteal_kswapd") + vmstat("pgsteal_direct") -
+	*anon = read_vmstat("pswpout");
+	*file = read_vmstat("pgsteal_kswapd") + read_vmstat("pgsteal_direct") -
 		*anon;
 }
 
@@ -129,13 +129,13 @@ static int measure(struct mglru_ctx *ctx, unsigned long value, double *share,
 		return -1;
 	mglru_sleep_ms(cfg.warmup_s * 1000);
 	reclaimed(&a0, &f0);
-	sa0 = vmstat("pgscan_anon");
-	sf0 = vmstat("pgscan_file");
+	sa0 = read_vmstat("pgscan_anon");
+	sf0 = read_vmstat("pgscan_file");
 	act0 = mglru_memcg_stat(ctx->cg, "workingset_activate_file");
 	mglru_sleep_ms(cfg.period_s * 1000);
 	reclaimed(&a1, &f1);
-	sa1 = vmstat("pgscan_anon");
-	sf1 = vmstat("pgscan_file");
+	sa1 = read_vmstat("pgscan_anon");
+	sf1 = read_vmstat("pgscan_file");
 	act1 = mglru_memcg_stat(ctx->cg, "workingset_activate_file");
 	died = stop(anon) | stop(file);
 	/* memory.reclaim says EAGAIN when it reclaims less than asked: ignored */

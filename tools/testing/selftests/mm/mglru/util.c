@@ -74,7 +74,7 @@ int mglru_run_argv(char *out, size_t outlen, bool quiet,
 {
 	int pipefd[2], status, null;
 	size_t off = 0;
-	ssize_t n = 1;
+	ssize_t n;
 	pid_t pid;
 
 	if (out && pipe2(pipefd, O_CLOEXEC))
@@ -92,9 +92,13 @@ int mglru_run_argv(char *out, size_t outlen, bool quiet,
 	}
 	if (out) {
 		close(pipefd[1]);
-		while (off + 1 < outlen && (n > 0 || errno == EINTR)) {
+		while (off + 1 < outlen) {
 			n = read(pipefd[0], out + off, outlen - off - 1);
-			off += n > 0 ? n : 0;
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n <= 0)
+				break;
+			off += n;
 		}
 		close(pipefd[0]);
 		while (off > 0 && isspace((unsigned char)out[off - 1]))
@@ -110,18 +114,11 @@ int mglru_run_argv(char *out, size_t outlen, bool quiet,
 /* 0, or KSFT_SKIP naming the first of @tools (NULL-ended) not in PATH */
 int mglru_need_tools(const char * const *tools)
 {
-	char buf[1024], file[PATH_MAX], *dir, *save;
-	bool found;
+	char cmd[128];
 
 	for (; tools && *tools; tools++) {
-		snprintf(buf, sizeof(buf), "%s", getenv("PATH") ?: "/bin");
-		found = false;
-		for (dir = strtok_r(buf, ":", &save); dir && !found;
-		     dir = strtok_r(NULL, ":", &save)) {
-			snprintf(file, sizeof(file), "%s/%s", dir, *tools);
-			found = !access(file, X_OK);
-		}
-		if (!found)
+		snprintf(cmd, sizeof(cmd), "command -v %s", *tools);
+		if (mglru_run(NULL, 0, true, "sh", "-c", cmd))
 			return mglru_skip("%s not found", *tools);
 	}
 	return 0;
