@@ -21,21 +21,6 @@
 
 #include "mglru.h"
 
-/* @dev, /dev/loopN or major:minor, is a loop device backed by MGLRU_DISK. */
-bool mglru_own_loop(const char *dev)
-{
-	bool by_name = !strncmp(dev, "/dev/loop", 9);
-	const char *name = by_name ? dev + 5 : dev;
-	char path[128], file[MGLRU_PATH_LEN];
-
-	if (strchr(name, '/') || strstr(name, ".."))
-		return false;
-	snprintf(path, sizeof(path), "%s/%s/loop/backing_file",
-		 by_name ? "/sys/block" : "/sys/dev/block", name);
-	return !mglru_read_str(path, file, sizeof(file)) &&
-	       !strcmp(file, MGLRU_DISK);
-}
-
 unsigned long mglru_tmpfs_size(unsigned long fs_size)
 {
 	return fs_size + 8 * SZ_1M;
@@ -175,19 +160,6 @@ int mglru_zram_swap_setup(unsigned long size)
 	return 0;
 }
 
-void mglru_zram_teardown(int id)
-{
-	char path[64];
-
-	snprintf(path, sizeof(path), "/dev/zram%d", id);
-	if (swapoff(path) && errno != EINVAL && errno != ENOENT)
-		ksft_print_msg("cleanup: swapoff %s: %s\n", path, strerror(errno));
-	snprintf(path, sizeof(path), "/sys/block/zram%d/reset", id);
-	mglru_write_str(path, "1");
-	snprintf(path, sizeof(path), "%d", id);
-	mglru_write_str("/sys/class/zram-control/hot_remove", path);
-}
-
 /* 1 if @path was a mount point (never through a symlink), else 0. */
 static int unmount(const char *path)
 {
@@ -212,12 +184,12 @@ static bool own_dm(char *table, size_t len)
 {
 	char dev[32], *p;
 
-	if (mglru_run(table, len - 2, true, "dmsetup", "table", MGLRU_NAME))
+	if (mglru_run(table, len, true, "dmsetup", "table", MGLRU_NAME))
 		return false;
 	p = strrchr(table, ' ');
 	if (sscanf(table, "0 %*u delay %31s", dev) == 1 && mglru_own_loop(dev) &&
 	    p) {
-		strcpy(p, " 0");
+		snprintf(p, len - (p - table), " 0");
 		return true;
 	}
 	ksft_print_msg("cleanup: refused %s: not over the run's loop device\n",

@@ -16,13 +16,12 @@
 #include <unistd.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/swap.h>
 
 #include "mglru.h"
 
 #define LOCK		MGLRU_HOME "/lock"
 #define BOOT_ID		"/proc/sys/kernel/random/boot_id"
-
-int mglru_lock_fd = -1;
 
 /* the knobs a test may write, besides its own loop device's read-ahead */
 static const char * const knobs[] = {
@@ -114,7 +113,7 @@ int mglru_home_lock(unsigned int timeout_s)
 					  holder, LOCK);
 		}
 		if (mglru_read_str(LOCK, holder, sizeof(holder)))
-			strcpy(holder, "?");
+			snprintf(holder, sizeof(holder), "?");
 		if (!said)
 			ksft_print_msg("waiting up to %us for run %s (%s)\n",
 				       timeout_s, holder, LOCK);
@@ -124,8 +123,7 @@ int mglru_home_lock(unsigned int timeout_s)
 	snprintf(holder, sizeof(holder), "%d\n", getpid());
 	if (ftruncate(fd, 0) || pwrite(fd, holder, strlen(holder), 0) < 0)
 		ksft_print_msg("cannot write %s: %s\n", LOCK, strerror(errno));
-	mglru_lock_fd = fd;
-	return 0;
+	return 0;	/* fd stays open: the lock is held until the run exits */
 }
 
 static int state_write(const char *line, int flags)
@@ -150,7 +148,7 @@ int mglru_state_create(void)
 	char line[80] = "boot ";
 
 	if (mglru_read_str(BOOT_ID, line + 5, sizeof(line) - 6))
-		strcpy(line + 5, "unknown");
+		snprintf(line + 5, sizeof(line) - 6, "unknown");
 	strcat(line, "\n");
 	return state_write(line, O_CREAT | O_EXCL);
 }
@@ -161,6 +159,34 @@ int mglru_state_zram(int id)
 
 	snprintf(line, sizeof(line), "zram %d\n", id);
 	return state_write(line, O_APPEND);
+}
+
+/* @dev, /dev/loopN or major:minor, is a loop device backed by MGLRU_DISK. */
+bool mglru_own_loop(const char *dev)
+{
+	bool by_name = !strncmp(dev, "/dev/loop", 9);
+	const char *name = by_name ? dev + 5 : dev;
+	char path[128], file[MGLRU_PATH_LEN];
+
+	if (strchr(name, '/') || strstr(name, ".."))
+		return false;
+	snprintf(path, sizeof(path), "%s/%s/loop/backing_file",
+		 by_name ? "/sys/block" : "/sys/dev/block", name);
+	return !mglru_read_str(path, file, sizeof(file)) &&
+	       !strcmp(file, MGLRU_DISK);
+}
+
+void mglru_zram_teardown(int id)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/dev/zram%d", id);
+	if (swapoff(path) && errno != EINVAL && errno != ENOENT)
+		ksft_print_msg("cleanup: swapoff %s: %s\n", path, strerror(errno));
+	snprintf(path, sizeof(path), "/sys/block/zram%d/reset", id);
+	mglru_write_str(path, "1");
+	snprintf(path, sizeof(path), "%d", id);
+	mglru_write_str("/sys/class/zram-control/hot_remove", path);
 }
 
 /* decimal, or hex as lru_gen/enabled shows it */
@@ -240,7 +266,7 @@ static const char *undo_line(const char *line, bool report)
  * file of this boot: a later boot has its knobs and devices afresh. Every
  * line outside the rules is refused. 1 if there was a state file.
  */
-static int undo_state(bool report)
+int mglru_state_undo(bool report)
 {
 	char buf[4096], boot[64], *lines[64], *line, *p;
 	int fd, i, nr = 0;
@@ -259,7 +285,7 @@ static int undo_state(bool report)
 	close(fd);
 	buf[len > 0 ? len : 0] = '\0';
 	if (mglru_read_str(BOOT_ID, boot, sizeof(boot)))
-		strcpy(boot, "unknown");
+		snprintf(boot, sizeof(boot), "unknown");
 	if (report)
 		ksft_print_msg("cleanup: a run was killed before its cleanup\n");
 	/* every line ends in a newline: one cut short by a kill is no line */
@@ -276,17 +302,4 @@ static int undo_state(bool report)
 	}
 	unlink(MGLRU_STATE);
 	return 1;
-}
-
-/*
- * Undo what the run made, by name, each step a no-op where there is nothing
- * to undo: kill the memcgs' processes and remove the memcgs, restore the
- * knobs, take the storage apart. The number of things found.
- */
-int mglru_teardown(bool report)
-{
-	int found = mglru_memcg_remove(report);
-
-	found += undo_state(report);
-	return found + mglru_bdev_teardown(report);
 }

@@ -25,26 +25,8 @@
 #define MEMCG_PROCS	(16 * SZ_1M)	/* the least room for the processes */
 
 static const char * const mode_names[] = { "mglru", "classic" };
-static const int signals[] = { SIGTERM, SIGINT, SIGHUP, SIGALRM };
 
-/* the signal caught and the child to kill, read and set atomically */
-static int caught;
-static pid_t child;
 static int *child_ret;	/* shared: the child's result, -2 until it has one */
-
-static void on_signal(int sig)
-{
-	pid_t pid = __atomic_load_n(&child, __ATOMIC_SEQ_CST);
-
-	__atomic_store_n(&caught, sig, __ATOMIC_SEQ_CST);
-	if (pid > 0)
-		kill(pid, SIGKILL);
-}
-
-int mglru_caught(void)
-{
-	return __atomic_load_n(&caught, __ATOMIC_SEQ_CST);
-}
 
 static int parse_mode(const char *arg, void *val)
 {
@@ -110,12 +92,24 @@ static int set_up(struct mglru_ctx *ctx, const struct mglru_setup *setup,
 	return ret ?: ctx->cg ? 0 : -1;
 }
 
+/*
+ * Undo what the run made, by name, each step a no-op where there is nothing
+ * to undo: kill the memcgs' processes and remove the memcgs, restore the
+ * knobs, take the storage apart. The number of things found.
+ */
+static int teardown(bool report)
+{
+	int found = mglru_memcg_remove(report);
+
+	found += mglru_state_undo(report);
+	return found + mglru_bdev_teardown(report);
+}
+
 /* one LRU mode: a child sets it up and runs it, then the teardown */
 static int run_mode(const struct mglru_scenario *s, struct mglru_ctx *ctx)
 {
 	pid_t pid, parent = getpid();
 	int status = 0;
-	size_t i;
 
 	*child_ret = -2;
 	if (mglru_caught() || mglru_state_create())
@@ -123,8 +117,7 @@ static int run_mode(const struct mglru_scenario *s, struct mglru_ctx *ctx)
 	fflush(stdout);
 	pid = fork();
 	if (pid == 0) {
-		for (i = 0; i < ARRAY_SIZE(signals); i++)
-			signal(signals[i], SIG_DFL);
+		mglru_catch_signals_undo();
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		if (getppid() != parent)
 			_exit(1);
@@ -132,13 +125,11 @@ static int run_mode(const struct mglru_scenario *s, struct mglru_ctx *ctx)
 		fflush(stdout);
 		_exit(0);
 	}
-	__atomic_store_n(&child, pid, __ATOMIC_SEQ_CST);
-	if (pid > 0 && mglru_caught())
-		kill(pid, SIGKILL);
+	mglru_kill_on_signal(pid);
 	while (pid > 0 && waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
-	__atomic_store_n(&child, 0, __ATOMIC_SEQ_CST);
-	mglru_teardown(false);
+	mglru_kill_on_signal(0);
+	teardown(false);
 	if (*child_ret != -2 || !WIFSIGNALED(status))
 		return *child_ret == -2 ? -1 : *child_ret;
 	ksft_print_msg("%s: the harness was killed by signal %d\n", ctx->test,
@@ -192,7 +183,6 @@ int mglru_main(int argc, char **argv, const struct mglru_scenario *s)
 		{ 'M', "memcg_size", mglru_opt_size, &setup->memcg_max },
 		{ 'f', "data_size", mglru_opt_size, &setup->data_size },
 	};
-	struct sigaction sa = { .sa_handler = on_signal };
 	char path[4096];
 	int i, ret;
 
@@ -213,8 +203,7 @@ int mglru_main(int argc, char **argv, const struct mglru_scenario *s)
 	child_ret = mglru_shared_alloc(sizeof(*child_ret));
 	if (!mglru_skip_reason || !child_ret)
 		ksft_exit_fail_msg("mmap: %s\n", strerror(errno));
-	for (i = 0; i < (int)ARRAY_SIZE(signals); i++)
-		sigaction(signals[i], &sa, NULL);
+	mglru_catch_signals();
 
 	ksft_print_header();
 	ksft_set_plan(teardown_only ? 0 : __builtin_popcount(modes));
@@ -231,7 +220,7 @@ int mglru_main(int argc, char **argv, const struct mglru_scenario *s)
 	ret = prerequisites(slow);
 	if (ret && teardown_only)
 		ksft_exit_skip("%s\n", mglru_skip_reason);
-	if (!ret && !mglru_teardown(true) && teardown_only)
+	if (!ret && !teardown(true) && teardown_only)
 		ksft_print_msg("cleanup: nothing left by earlier runs\n");
 	exit_if_caught();
 	if (teardown_only)

@@ -15,6 +15,7 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 
 #include "cgroup_util.h"
@@ -143,8 +144,8 @@ pid_t mglru_spawn(const char *cg, int (*fn)(void *arg), void *arg)
 		ksft_print_msg("fork: %s\n", strerror(errno));
 	if (pid)
 		return pid;
-	/* the lock is free once the run's own processes are gone */
-	close(mglru_lock_fd);
+	/* no fd of the run's, the lock's above all, outlives the run */
+	syscall(__NR_close_range, 3, ~0U, 0);
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() != ppid || cg_enter_current(cg))
 		_exit(1);

@@ -80,7 +80,6 @@ struct mglru_scenario {
 
 /* main.c */
 int mglru_main(int argc, char **argv, const struct mglru_scenario *s);
-int mglru_caught(void);	/* the signal the run caught, or 0 */
 
 /* util.c: files, clock, commands, messages, options */
 int mglru_write_str(const char *path, const char *val);
@@ -93,6 +92,10 @@ int mglru_run_argv(char *out, size_t outlen, bool quiet,
 #define mglru_run(out, outlen, quiet, ...)				\
 	mglru_run_argv(out, outlen, quiet, (const char * const[]){ __VA_ARGS__, NULL })
 int mglru_need_tools(const char * const *tools);
+void mglru_catch_signals(void);
+void mglru_catch_signals_undo(void);
+int mglru_caught(void);
+void mglru_kill_on_signal(pid_t pid);
 extern char *mglru_skip_reason;
 __printf(1, 2) int mglru_skip(const char *fmt, ...);
 __printf(3, 4) void mglru_metric(const struct mglru_ctx *ctx, const char *key,
@@ -105,14 +108,15 @@ int mglru_opt_size(const char *arg, void *val);
 int mglru_parse_opts(int argc, char **argv, const struct mglru_opt *opts);
 __noreturn void mglru_usage(const char *prog, const struct mglru_opt *opts);
 
-/* home.c: the home, its lock, the state file, the teardown */
-extern int mglru_lock_fd;
+/* home.c: the home, its lock, the state file and what it undoes */
 int mglru_home_init(void);
 int mglru_home_lock(unsigned int timeout_s);
 int mglru_state_create(void);
 int mglru_state_zram(int id);
 int mglru_write_restore(const char *path, const char *val);
-int mglru_teardown(bool report);
+int mglru_state_undo(bool report);
+bool mglru_own_loop(const char *dev);
+void mglru_zram_teardown(int id);
 
 /* memcg.c: the memcgs, and the workload's children in them */
 int mglru_memcg_check(void);
@@ -135,8 +139,6 @@ int mglru_bdev_setup(struct mglru_ctx *ctx, const struct mglru_setup *setup,
 		     unsigned long size);
 int mglru_create_file(struct mglru_ctx *ctx, unsigned long size);
 int mglru_zram_swap_setup(unsigned long size);
-void mglru_zram_teardown(int id);
-bool mglru_own_loop(const char *dev);
 int mglru_bdev_teardown(bool report);
 
 #endif /* __MGLRU_H */

@@ -2,6 +2,7 @@
 /* Files, the clock, commands, a test's messages and its command line. */
 #define _GNU_SOURCE
 #include <ctype.h>
+#include <signal.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -122,6 +123,52 @@ int mglru_need_tools(const char * const *tools)
 			return mglru_skip("%s not found", *tools);
 	}
 	return 0;
+}
+
+static const int signals[] = { SIGTERM, SIGINT, SIGHUP, SIGALRM };
+/* the signal caught and the child to kill, read and set atomically */
+static int caught;
+static pid_t child;
+
+static void on_signal(int sig)
+{
+	pid_t pid = __atomic_load_n(&child, __ATOMIC_SEQ_CST);
+
+	__atomic_store_n(&caught, sig, __ATOMIC_SEQ_CST);
+	if (pid > 0)
+		kill(pid, SIGKILL);
+}
+
+/* the handler of the signals a run is stopped with: a flag, and a kill */
+void mglru_catch_signals(void)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(signals); i++)
+		sigaction(signals[i], &sa, NULL);
+}
+
+void mglru_catch_signals_undo(void)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(signals); i++)
+		signal(signals[i], SIG_DFL);
+}
+
+/* the signal caught, or 0 */
+int mglru_caught(void)
+{
+	return __atomic_load_n(&caught, __ATOMIC_SEQ_CST);
+}
+
+/* SIGKILL @pid (0: none) when a signal is caught, or now if one was */
+void mglru_kill_on_signal(pid_t pid)
+{
+	__atomic_store_n(&child, pid, __ATOMIC_SEQ_CST);
+	if (pid > 0 && mglru_caught())
+		kill(pid, SIGKILL);
 }
 
 /* shared with the parent, which reports it (main.c) */
