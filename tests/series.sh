@@ -135,7 +135,7 @@ split()
 		[ "$n" -eq 1 ] || { echo "${p##*/}: $n suites or programs"; ret=1; }
 	done
 	for p in "${patches[@]}"; do
-		n=$(grep -c '^+[^+]' "$p")
+		n=$(($(grep -c '^+' "$p") - $(grep -c '^+++ ' "$p")))
 		[ "$n" -le 850 ] || { echo "${p##*/}: $n lines added"; ret=1; }
 	done
 	return "$ret"

@@ -7,8 +7,8 @@
 #   1-3. mm/mglru: a KUnit suite each, the first with the hook that
 #      includes lib/tests/mglru_kunit.c in mm/vmscan.c
 #      (CONFIG_MGLRU_KUNIT_TEST), which includes the other two;
-#   4-5. selftests/mm: the kselftests' harness, in two (no program built),
-#      and mm/mglru in the kselftest TARGETS;
+#   4-5. selftests/mm: the kselftests' library, in two (no program built
+#      yet), and mm/mglru in the kselftest TARGETS;
 #   6-9. selftests/mm/mglru: a kselftest program each, with its Makefile line;
 #   10. docs/mm: what the tests check and need, in the MGLRU design document.
 #
@@ -246,17 +246,17 @@ series()
 	local progs=(readahead_refault aging_oom dirty_throttle swappiness_sweep) i
 	mkdir -p "$MGLRU_SELFTESTS"
 	rsync -a --exclude '*.c' "$sel/" "$MGLRU_SELFTESTS/" || exit 1
-	cp "$sel/main.c" "$sel/util.c" "$sel/memcg.c" "$MGLRU_SELFTESTS/" || exit 1
-	sed -e '/^TEST_GEN_PROGS\(_EXTENDED\)\? += /d' -e '/^MGLRU_LIB :=/s/ home\.c bdev\.c$//' \
+	cp "$sel/util.c" "$sel/memcg.c" "$MGLRU_SELFTESTS/" || exit 1
+	sed -e '/^TEST_GEN_PROGS\(_EXTENDED\)\? += /d' -e '/^MGLRU_LIB :=/s/ main\.c home\.c bdev\.c$//' \
 		"$sel/Makefile" >"$mk"
 	sed -i 's|^TARGETS += mm$|&\nTARGETS += mm/mglru|' tools/testing/selftests/Makefile
 	grep -q '^TARGETS += mm/mglru$' tools/testing/selftests/Makefile ||
 		die "series.sh: cannot add mm/mglru to the kselftest TARGETS of $src"
 	maintainers_add "$MGLRU_SELFTESTS/"
-	commit 04-selftests-harness.txt
-	cp "$sel/home.c" "$sel/bdev.c" "$MGLRU_SELFTESTS/" || exit 1
+	commit 04-selftests-library.txt
+	cp "$sel/main.c" "$sel/home.c" "$sel/bdev.c" "$MGLRU_SELFTESTS/" || exit 1
 	grep -v '^TEST_GEN_PROGS\(_EXTENDED\)\? += ' "$sel/Makefile" >"$mk"
-	commit 05-selftests-teardown.txt
+	commit 05-selftests-run.txt
 	for i in "${!progs[@]}"; do
 		cp "$sel/${progs[i]}.c" "$MGLRU_SELFTESTS/" || exit 1
 		# the Makefile without the lines of the programs still to come
