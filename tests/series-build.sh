@@ -25,7 +25,8 @@ mkdir -p "$build" || die "series-build: cannot create $build"
 runner/export/series.sh "$tmp/series" >/dev/null || die "series-build: make series failed"
 
 cp -al "$src" "$tmp/linux" || die "series-build: cannot copy $src"
-for p in "$tmp"/series/00[0-9][1-9]-*.patch; do
+for p in "$tmp"/series/[0-9][0-9][0-9][0-9]-*.patch; do
+	[ "${p##*/}" != 0000-cover-letter.patch ] || continue
 	patch -s -p1 -d "$tmp/linux" --no-backup-if-mismatch <"$p" ||
 		die "series-build: $(basename "$p") does not apply to $src"
 done
