@@ -173,9 +173,16 @@ ok $? "a state file of another boot: its knobs left alone"
 # suite's name over the victim loop device, with a loop device on a file
 # named as the run's, reached through the symlinked tmpfs
 ln -s "$work" "$home/scratch"
+mkdir "$work/debugfs"
+echo intact >"$work/debugfs/fault_around_bytes"
+printf 'boot %s\nknob %s/scratch/debugfs/fault_around_bytes 7\n' "$boot" "$home" >"$state"
+chmod 0600 "$state"
 "./$test" -C >"$work/sweep4" 2>&1
 grep -q "cleanup: refused $home/scratch: a symlink" "$work/sweep4"
 ok $? "a symlinked scratch directory refused"
+grep -q "refused $state line 2: not in the run's scratch directory" "$work/sweep4" &&
+	[ "$(cat "$work/debugfs/fault_around_bytes")" = intact ]
+ok $? "a knob line through the symlinked scratch directory refused"
 rm "$home/scratch"
 mkdir -m 0700 "$home/scratch"
 ln -s "$work/mnt" "$home/scratch/mnt"

@@ -203,11 +203,16 @@ static bool knob_value(const char *val)
 static const char *knob_refusal(const char *path, const char *val)
 {
 	int name = 0, end = 0;
+	struct stat st;
 	char loop[32];
 	size_t i;
 
 	if (!knob_value(val))
 		return "not a knob's value";
+	/* the run's own debugfs mount: scratch is no symlink */
+	if (!strncmp(path, MGLRU_SCRATCH "/", sizeof(MGLRU_SCRATCH)) &&
+	    (lstat(MGLRU_SCRATCH, &st) || !S_ISDIR(st.st_mode) || st.st_uid))
+		return "not in the run's scratch directory";
 	for (i = 0; i < ARRAY_SIZE(knobs); i++)
 		if (!strcmp(path, knobs[i]))
 			return NULL;
