@@ -184,7 +184,9 @@ static bool own_dm(char *table, size_t len)
 {
 	char dev[32], *p;
 
-	if (mglru_run(table, len, true, "dmsetup", "table", MGLRU_NAME))
+	/* no loop device of the run's without its file: no target over one */
+	if (access(MGLRU_DISK, F_OK) ||
+	    mglru_run(table, len, true, "dmsetup", "table", MGLRU_NAME))
 		return false;
 	p = strrchr(table, ' ');
 	if (sscanf(table, "0 %*u delay %31s", dev) == 1 && mglru_own_loop(dev) &&
@@ -251,14 +253,12 @@ int mglru_bdev_teardown(bool report)
 	static const char * const dirs[] = {
 		MGLRU_MNT, MGLRU_DEBUGFS, MGLRU_TMPFS, MGLRU_SCRATCH,
 	};
-	struct stat st;
+	const char *why = mglru_scratch_refusal();
 	int found = 0;
 	size_t i;
 
-	if (!lstat(MGLRU_SCRATCH, &st) &&
-	    (!S_ISDIR(st.st_mode) || st.st_uid)) {
-		ksft_print_msg("cleanup: refused %s: %s\n", MGLRU_SCRATCH,
-			       S_ISLNK(st.st_mode) ? "a symlink" : "not root's directory");
+	if (why) {
+		ksft_print_msg("cleanup: refused %s: %s\n", MGLRU_SCRATCH, why);
 		return 0;
 	}
 	found += unmount_dm();

@@ -189,6 +189,18 @@ void mglru_zram_teardown(int id)
 	mglru_write_str("/sys/class/zram-control/hot_remove", path);
 }
 
+/* NULL if MGLRU_SCRATCH is root's own directory or absent, else why not */
+const char *mglru_scratch_refusal(void)
+{
+	struct stat st;
+
+	if (lstat(MGLRU_SCRATCH, &st))
+		return errno == ENOENT ? NULL : strerror(errno);
+	if (S_ISLNK(st.st_mode))
+		return "a symlink";
+	return S_ISDIR(st.st_mode) && !st.st_uid ? NULL : "not root's directory";
+}
+
 /* decimal, or hex as lru_gen/enabled shows it */
 static bool knob_value(const char *val)
 {
@@ -203,15 +215,14 @@ static bool knob_value(const char *val)
 static const char *knob_refusal(const char *path, const char *val)
 {
 	int name = 0, end = 0;
-	struct stat st;
 	char loop[32];
 	size_t i;
 
 	if (!knob_value(val))
 		return "not a knob's value";
-	/* the run's own debugfs mount: scratch is no symlink */
+	/* the run's own debugfs mount */
 	if (!strncmp(path, MGLRU_SCRATCH "/", sizeof(MGLRU_SCRATCH)) &&
-	    (lstat(MGLRU_SCRATCH, &st) || !S_ISDIR(st.st_mode) || st.st_uid))
+	    mglru_scratch_refusal())
 		return "not in the run's scratch directory";
 	for (i = 0; i < ARRAY_SIZE(knobs); i++)
 		if (!strcmp(path, knobs[i]))

@@ -28,12 +28,15 @@ static const char * const mode_names[] = { "mglru", "classic" };
 
 static int *child_ret;	/* shared: the child's result, -2 until it has one */
 
+/* the bit of one mode in *@val */
 static int parse_mode(const char *arg, void *val)
 {
-	int i = !strcmp(arg, "mglru") ? 1 : !strcmp(arg, "classic") ? 2 : 0;
+	int i;
 
-	*(unsigned int *)val = i;
-	return i ? 0 : -1;
+	for (i = 0; i < MGLRU_NR_MODES; i++)
+		if (!strcmp(arg, mode_names[i]))
+			return *(unsigned int *)val = 1U << i, 0;
+	return -1;
 }
 
 static int set_flag(const char *arg, void *val)

@@ -116,6 +116,7 @@ int mglru_state_zram(int id);
 int mglru_write_restore(const char *path, const char *val);
 int mglru_state_undo(bool report);
 bool mglru_own_loop(const char *dev);
+const char *mglru_scratch_refusal(void);
 void mglru_zram_teardown(int id);
 
 /* memcg.c: the memcgs, and the workload's children in them */
