@@ -62,13 +62,16 @@ covered()
 # baseline holds what it reads), reports nothing. It asks whether
 # MAINTAINERS needs updating of any patch that adds a file and leaves
 # MAINTAINERS alone; where a folder entry covers the new files, it does not.
+# The baseline is one commit, the Debian tree without its history, so the
+# ids of the fixes the messages name are unknown to it: guarded() checks
+# their form instead.
 # shellcheck disable=SC2317
 checkpatch()
 {
-	local out ret ignore=()
+	local out ret ignore=(--ignore UNKNOWN_COMMIT_ID)
 
 	if ! grep -q '^ MAINTAINERS ' "$1" && covered "$1"; then
-		ignore=(--ignore FILE_PATH_CHANGES)
+		ignore=(--ignore UNKNOWN_COMMIT_ID,FILE_PATH_CHANGES)
 	fi
 	out=$(cd "$tmp/base" && scripts/checkpatch.pl --strict "${ignore[@]}" "$1")
 	ret=$?
@@ -141,6 +144,34 @@ split()
 	return "$ret"
 }
 
+# guarded PATCH...: the message of each patch that adds a KUnit suite or
+# a test program names a commit it guards, as commit <12 hex> ("subject"),
+# one the cover letter lists, and a Link: to where the fix was posted
+# shellcheck disable=SC2317 # (called through expect_rc)
+guarded()
+{
+	local p id ret=0
+
+	for p in "$@"; do
+		awk 'prev == "--- /dev/null" && /^[+][+][+] b\// { print substr($0, 7) }
+			{ prev = $0 }' "$p" |
+			grep -E "^(lib/tests/mglru_[a-z_]*|$selftests/[a-z_]*)[.]c\$" |
+			grep -qvE '/(main|util|memcg|home|bdev)[.]c$' || continue
+		id=$(message "$p" | tr '\n' ' ' | grep -o '[Cc]ommit [0-9a-f]\{12\} ("[^"]*")' |
+			head -n 1 | cut -d' ' -f2)
+		if [ -z "$id" ]; then
+			echo "${p##*/}: names no commit as commit <12 hex> (\"subject\")"
+			ret=1
+		elif ! grep -q "^  $id (\"" "$cover"; then
+			echo "${p##*/}: commit $id is not in the cover letter's list"
+			ret=1
+		fi
+		message "$p" | grep -q '^Link: https://' ||
+			{ echo "${p##*/}: no Link:"; ret=1; }
+	done
+	return "$ret"
+}
+
 message()
 {
 	awk '!body && /^$/ { body = 1 } body && /^---$/ { exit } body' "$1"
@@ -189,6 +220,8 @@ while read -r name; do
 done < <(sed -n 's/^{{figures \(.*\)}}$/\1/p' runner/export/series/0-cover-letter.txt)
 
 expect_rc 0 "one patch per KUnit suite and per program, none over about 800 lines" split
+expect_rc 0 "each suite's and program's patch names the commit it guards, with a Link:" \
+	guarded "${patches[@]}"
 expect_rc 0 "the series applies with git am --whitespace=error" apply "$tmp/series"
 if [ "$(git -C "$tmp/am" rev-list --count baseline..HEAD)" = ${#patches[@]} ]; then
 	applied
@@ -230,7 +263,14 @@ expect_rc 1 "a cover letter without its base commit is seen" addressed "$tmp/cov
 # Broken copies, each checked by what must catch it.
 b=$tmp/broken
 docs=${patches[-1]}
-mkdir -p "$b/space" "$b/sob" "$b/context"
+mkdir -p "$b/space" "$b/sob" "$b/context" "$b/guard"
+
+# a program's patch that names its fix by subject only, or without a Link:
+p=$(adding "$selftests/aging_oom.c")
+sed 's/[Cc]ommit \([0-9a-f]\{12\}\) (/the fix (/' "$p" >"$b/guard/unnamed.patch"
+expect_rc 1 "a patch that names no commit id is seen" guarded "$b/guard/unnamed.patch"
+sed '/^Link: /d' "$p" >"$b/guard/unlinked.patch"
+expect_rc 1 "a patch without a Link: is seen" guarded "$b/guard/unlinked.patch"
 
 # a trailing space on an added line: the hunk still applies without
 # --whitespace=error, so only the checks catch it
