@@ -71,7 +71,7 @@ checkpatch()
 	local out ret ignore=(--ignore UNKNOWN_COMMIT_ID)
 
 	if ! grep -q '^ MAINTAINERS ' "$1" && covered "$1"; then
-		ignore=(--ignore UNKNOWN_COMMIT_ID,FILE_PATH_CHANGES)
+		ignore+=(--ignore FILE_PATH_CHANGES)
 	fi
 	out=$(cd "$tmp/base" && scripts/checkpatch.pl --strict "${ignore[@]}" "$1")
 	ret=$?
