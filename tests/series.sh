@@ -23,6 +23,8 @@ KERNEL=$(kernel_names | cut -d' ' -f1)
 export KERNEL GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null LC_ALL=C
 export GIT_COMMITTER_NAME=mglru-check GIT_COMMITTER_EMAIL=mglru-check@localhost
 selftests=tools/testing/selftests/mm/mglru
+# the kselftest library's files, which are no test program
+read -ra library < <(sed -n 's/^MGLRU_LIB [:+]= //p' "$selftests/Makefile" | tr '\n' ' ')
 
 fail()
 {
@@ -45,6 +47,14 @@ apply()
 	git -C "$tmp/am" am -q --whitespace=error "${patches[@]}" || return 1
 }
 
+# added PATCH: the files PATCH adds
+# shellcheck disable=SC2317 # (called from functions run through expect_rc)
+added()
+{
+	awk 'prev == "--- /dev/null" && /^[+][+][+] b\// { print substr($0, 7) }
+		{ prev = $0 }' "$1"
+}
+
 # covered PATCH: every file PATCH adds is in a folder that the applied
 # tree's MAINTAINERS lists
 # shellcheck disable=SC2317 # (called through checkpatch)
@@ -54,8 +64,7 @@ covered()
 
 	while read -r f; do
 		grep -q "^F:	${f%/*}/\$" "$tmp/am/MAINTAINERS" || return 1
-	done < <(awk 'prev == "--- /dev/null" && /^[+][+][+] b\// { print substr($0, 7) }
-		{ prev = $0 }' "$1")
+	done < <(added "$1")
 }
 
 # checkpatch PATCH: the tree's checkpatch.pl --strict, in tree mode (the
@@ -82,7 +91,7 @@ checkpatch()
 # The tree the series gives holds the suite's files and its registrations.
 applied()
 {
-	local c f t tracked lib
+	local c f t tracked
 
 	for f in lib/tests/mglru_*.c; do
 		cmp -s "$f" "$tmp/am/$f" || fail "$f differs from the suite's"
@@ -102,10 +111,9 @@ applied()
 		fail "mm/mglru is not a kselftest TARGET"
 	grep -q "^F:	$selftests/\$" "$tmp/am/MAINTAINERS" || fail "MAINTAINERS does not list $selftests/"
 	# every test program is described in the selftests' patch and the docs
-	lib=$(sed -n 's/^MGLRU_LIB [:+]= //p' "$selftests/Makefile" | tr '\n' ' ')
 	for c in "$selftests"/*.c; do
 		t=$(basename "$c" .c)
-		case " $lib " in *" $t.c "*) continue ;; esac
+		case " ${library[*]} " in *" $t.c "*) continue ;; esac
 		p=$(adding "$selftests/$t.c")
 		message "$p" | grep -q "\b$t\b" ||
 			fail "$t is not in the message of ${p##*/}"
@@ -130,7 +138,7 @@ split()
 	local f p n ret=0
 
 	for f in lib/tests/mglru_*.c "$selftests"/*.c; do
-		case $f in */main.c|*/util.c|*/memcg.c|*/home.c|*/bdev.c) continue ;; esac
+		case " ${library[*]} " in *" ${f##*/} "*) continue ;; esac
 		p=$(adding "$f")
 		[ "$(wc -w <<<"$p")" -eq 1 ] || { echo "$f: added by ${p:-no patch}"; ret=1; continue; }
 		n=$(awk -v s="^[+][+][+] b/(lib/tests/mglru_|$selftests/[a-z_]*[.]c)" \
@@ -153,10 +161,8 @@ guarded()
 	local p id ret=0
 
 	for p in "$@"; do
-		awk 'prev == "--- /dev/null" && /^[+][+][+] b\// { print substr($0, 7) }
-			{ prev = $0 }' "$p" |
-			grep -E "^(lib/tests/mglru_[a-z_]*|$selftests/[a-z_]*)[.]c\$" |
-			grep -qvE '/(main|util|memcg|home|bdev)[.]c$' || continue
+		added "$p" | grep -E "^(lib/tests/mglru_[a-z_]*|$selftests/[a-z_]*)[.]c\$" |
+			sed 's,.*/,,' | grep -qvxF -f <(printf '%s\n' "${library[@]}") || continue
 		id=$(message "$p" | tr '\n' ' ' | grep -o '[Cc]ommit [0-9a-f]\{12\} ("[^"]*")' |
 			head -n 1 | cut -d' ' -f2)
 		if [ -z "$id" ]; then
