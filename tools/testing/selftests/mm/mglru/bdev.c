@@ -26,10 +26,22 @@ unsigned long mglru_tmpfs_size(unsigned long fs_size)
 	return fs_size + 8 * SZ_1M;
 }
 
-static int mount_tmpfs(unsigned long size)
+/*
+ * A tmpfs file -> a loop device -> mkfs.ext4 -> the scenario's device, if
+ * any -> ext4 at MGLRU_MNT, with the data file if asked for. The file is
+ * allocated here, so that the loop device's writes charge no workload; the
+ * filesystem is made before a device is stacked on the loop device: the
+ * same on-disk result, without a delayed mkfs.
+ */
+int mglru_bdev_setup(struct mglru_ctx *ctx, const struct mglru_setup *setup,
+		     unsigned long size)
 {
-	char opts[64];
+	static const char * const tools[] = { "losetup", "mkfs.ext4", "dd", NULL };
+	char dev[MGLRU_PATH_LEN], opts[64], of[MGLRU_PATH_LEN + 8], count[32];
+	int fd, ret = mglru_need_tools(tools);
 
+	if (ret)
+		return ret;
 	snprintf(opts, sizeof(opts), "size=%luk,mode=0700",
 		 mglru_tmpfs_size(size) >> 10);
 	if (mkdir(MGLRU_SCRATCH, 0700) || mkdir(MGLRU_TMPFS, 0700) ||
@@ -38,50 +50,17 @@ static int mount_tmpfs(unsigned long size)
 		ksft_print_msg("scratch tmpfs: %s\n", strerror(errno));
 		return -1;
 	}
-	return 0;
-}
-
-/* Allocated here, so that the loop device's writes charge no workload. */
-static int attach_loop(struct mglru_ctx *ctx, unsigned long size)
-{
-	int fd;
-
 	fd = open(MGLRU_DISK, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 	if (fd < 0 || fallocate(fd, 0, 0, size)) {
 		ksft_print_msg("%s: %s\n", MGLRU_DISK, strerror(errno));
-		if (fd >= 0)
-			close(fd);
 		return -1;
 	}
 	close(fd);
 	if (mglru_run(ctx->loop, sizeof(ctx->loop), false, "losetup", "--find",
-		      "--show", MGLRU_DISK) || !mglru_own_loop(ctx->loop)) {
-		ksft_print_msg("losetup failed (%s)\n", ctx->loop);
-		return -1;
-	}
-	return 0;
-}
-
-/*
- * tmpfs file -> loop device -> mkfs.ext4 -> the scenario's device, if any
- * -> ext4 at MGLRU_MNT. The filesystem is made before a device is stacked
- * on the loop device: the same on-disk result, without a delayed mkfs.
- */
-int mglru_bdev_setup(struct mglru_ctx *ctx, const struct mglru_setup *setup,
-		     unsigned long size)
-{
-	static const char * const tools[] = { "losetup", "mkfs.ext4", NULL };
-	char dev[MGLRU_PATH_LEN];
-	int ret;
-
-	ret = mglru_need_tools(tools);
-	if (ret)
-		return ret;
-	if (mount_tmpfs(size) || attach_loop(ctx, size))
-		return -1;
-	if (mglru_run(NULL, 0, false, "mkfs.ext4", "-q", "-F", "-E",
+		      "--show", MGLRU_DISK) || !mglru_own_loop(ctx->loop) ||
+	    mglru_run(NULL, 0, false, "mkfs.ext4", "-q", "-F", "-E",
 		      "lazy_itable_init=0,lazy_journal_init=0", ctx->loop)) {
-		ksft_print_msg("mkfs.ext4 %s failed\n", ctx->loop);
+		ksft_print_msg("losetup or mkfs.ext4 failed (%s)\n", ctx->loop);
 		return -1;
 	}
 	snprintf(dev, sizeof(dev), "%s", ctx->loop);
@@ -92,42 +71,25 @@ int mglru_bdev_setup(struct mglru_ctx *ctx, const struct mglru_setup *setup,
 		ksft_print_msg("mount %s: %s\n", dev, strerror(errno));
 		return -1;
 	}
-	return 0;
-}
-
-/*
- * Write @size bytes to <mnt>/file from the harness (its page cache is not
- * charged to the workload), then drop that cache: a cold start.
- */
-int mglru_create_file(struct mglru_ctx *ctx, unsigned long size)
-{
-	unsigned long done;
-	char *buf;
-	int fd;
-
+	if (!setup->data_file)
+		return 0;
+	/* written by the harness, then its page cache dropped: a cold start */
 	snprintf(ctx->file, sizeof(ctx->file), "%s/file", MGLRU_MNT);
-	buf = malloc(SZ_1M);
-	fd = buf ? open(ctx->file, O_WRONLY | O_CREAT | O_TRUNC, 0644) : -1;
-	if (fd < 0)
-		goto err;
-	memset(buf, 0x5a, SZ_1M);
-	for (done = 0; done < size; done += SZ_1M) {
-		size_t len = size - done < SZ_1M ? size - done : SZ_1M;
-
-		if (write(fd, buf, len) != (ssize_t)len)
-			goto err;
+	snprintf(of, sizeof(of), "of=%s", ctx->file);
+	snprintf(count, sizeof(count), "count=%lu",
+		 (setup->data_size + SZ_1M - 1) >> 20);
+	fd = -1;
+	if (!mglru_run(NULL, 0, false, "dd", "if=/dev/zero", of, "bs=1M", count,
+		       "status=none") && !truncate(ctx->file, setup->data_size))
+		fd = open(ctx->file, O_RDWR | O_CLOEXEC);
+	if (fd < 0 || fsync(fd) || posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED)) {
+		ksft_print_msg("create %s failed\n", ctx->file);
+		if (fd >= 0)
+			close(fd);
+		return -1;
 	}
-	if (fsync(fd) || posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED))
-		goto err;
 	close(fd);
-	free(buf);
 	return 0;
-err:
-	ksft_print_msg("create %s: %s\n", ctx->file, strerror(errno));
-	if (fd >= 0)
-		close(fd);
-	free(buf);
-	return -1;
 }
 
 /*
@@ -177,42 +139,30 @@ static int unmount(const char *path)
 }
 
 /*
- * The dm target MGLRU_NAME, if it is over the run's loop device: its table
- * in @table with the write delay (the last field) cut to 0.
- */
-static bool own_dm(char *table, size_t len)
-{
-	char dev[32], *p;
-
-	/* no loop device of the run's without its file: no target over one */
-	if (access(MGLRU_DISK, F_OK) ||
-	    mglru_run(table, len, true, "dmsetup", "table", MGLRU_NAME))
-		return false;
-	p = strrchr(table, ' ');
-	if (sscanf(table, "0 %*u delay %31s", dev) == 1 && mglru_own_loop(dev) &&
-	    p) {
-		snprintf(p, len - (p - table), " 0");
-		return true;
-	}
-	ksft_print_msg("cleanup: refused %s: not over the run's loop device\n",
-		       MGLRU_NAME);
-	return false;
-}
-
-/*
- * Before the filesystem on dm-delay is unmounted, load the table without
- * the delay, so that its last writeback does not wait out every delay.
- * Suspending flushes the bios dm-delay holds; --nolockfs leaves the dirty
+ * Unmount MGLRU_MNT. If it is on the dm target MGLRU_NAME over the run's
+ * loop device, first load its table without the write delay (the last
+ * field), so that the last writeback does not wait out every delay:
+ * suspending flushes the bios dm-delay holds; --nolockfs leaves the dirty
  * pages to the unmount, which then writes them at once. The target can stay
  * open a while after the unmount (udev probes it): removal retries for 10 s.
  */
 static int unmount_dm(void)
 {
-	char table[256];
+	char table[256], dev[32], *p;
 	int i, found;
 
-	if (!own_dm(table, sizeof(table)))
+	/* no loop device of the run's without its file: no target over one */
+	if (access(MGLRU_DISK, F_OK) ||
+	    mglru_run(table, sizeof(table), true, "dmsetup", "table", MGLRU_NAME))
 		return unmount(MGLRU_MNT);
+	p = strrchr(table, ' ');
+	if (sscanf(table, "0 %*u delay %31s", dev) != 1 || !mglru_own_loop(dev) ||
+	    !p) {
+		ksft_print_msg("cleanup: refused %s: not over the run's loop device\n",
+			       MGLRU_NAME);
+		return unmount(MGLRU_MNT);
+	}
+	snprintf(p, sizeof(table) - (p - table), " 0");
 	if (!mglru_run(NULL, 0, true, "dmsetup", "suspend", "--nolockfs",
 		       MGLRU_NAME))
 		mglru_run(NULL, 0, true, "dmsetup", "reload", MGLRU_NAME,
@@ -230,23 +180,6 @@ static int unmount_dm(void)
 	return found;
 }
 
-/* Detach the loop devices backed by MGLRU_DISK; how many there were. */
-static int detach_loops(void)
-{
-	char out[1024], *line, *save;
-	int found = 0;
-
-	if (mglru_run(out, sizeof(out), true, "losetup", "-j", MGLRU_DISK))
-		return 0;
-	for (line = strtok_r(out, "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save)) {
-		*strchrnul(line, ':') = '\0';
-		if (mglru_own_loop(line))
-			found += !mglru_run(NULL, 0, true, "losetup", "-d", line);
-	}
-	return found;
-}
-
 /* The storage, taken apart; the number of pieces found. */
 int mglru_bdev_teardown(bool report)
 {
@@ -254,6 +187,7 @@ int mglru_bdev_teardown(bool report)
 		MGLRU_MNT, MGLRU_DEBUGFS, MGLRU_TMPFS, MGLRU_SCRATCH,
 	};
 	const char *why = mglru_scratch_refusal();
+	char out[1024], *line, *save;
 	int found = 0;
 	size_t i;
 
@@ -263,7 +197,15 @@ int mglru_bdev_teardown(bool report)
 	}
 	found += unmount_dm();
 	found += unmount(MGLRU_DEBUGFS);
-	found += detach_loops();
+	/* the loop devices backed by MGLRU_DISK */
+	if (mglru_run(out, sizeof(out), true, "losetup", "-j", MGLRU_DISK))
+		out[0] = '\0';
+	for (line = strtok_r(out, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		*strchrnul(line, ':') = '\0';
+		if (mglru_own_loop(line))
+			found += !mglru_run(NULL, 0, true, "losetup", "-d", line);
+	}
 	found += unmount(MGLRU_TMPFS);
 	for (i = 0; i < ARRAY_SIZE(dirs); i++)
 		found += !rmdir(dirs[i]);

@@ -46,12 +46,33 @@ static const char *not_root_only(const struct stat *st, mode_t type,
 	return type == S_IFREG && st->st_nlink != 1 ? "a hard link" : NULL;
 }
 
-/* 0, or KSFT_SKIP if the home is not (and cannot be made) root's alone */
-int mglru_home_init(void)
+/* a root-only 0600 file of the home, never through a symlink; fd or -1 */
+static int home_open(const char *path, int flags, const char **why)
 {
-	char parent[] = MGLRU_HOME;
+	struct stat st;
+	int fd;
+
+	fd = open(path, flags | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0600);
+	*why = fd < 0 ? (errno == ELOOP ? "a symlink" : strerror(errno)) :
+	       fstat(fd, &st) ? strerror(errno) :
+	       not_root_only(&st, S_IFREG, 0600);
+	if (*why && fd >= 0)
+		close(fd);
+	return *why ? -1 : fd;
+}
+
+/*
+ * 0 with the home root's alone and its lock held, waiting up to @timeout_s
+ * for another run; or KSFT_SKIP. The children inherit the lock's fd: it is
+ * free once the run's processes are gone.
+ */
+int mglru_home_init(unsigned int timeout_s)
+{
+	double end = mglru_now() + timeout_s;
+	char parent[] = MGLRU_HOME, holder[32] = "?";
 	const char *why;
 	struct stat st;
+	int fd, i;
 
 	*strrchr(parent, '/') = '\0';
 	if (lstat(parent, &st))
@@ -62,62 +83,22 @@ int mglru_home_init(void)
 	if ((mkdir(MGLRU_HOME, 0700) && errno != EEXIST) || lstat(MGLRU_HOME, &st))
 		return mglru_skip("%s: %s", MGLRU_HOME, strerror(errno));
 	why = not_root_only(&st, S_IFDIR, 0700);
-	return why ? mglru_skip("%s is %s (want a root-owned 0700 directory)",
-				MGLRU_HOME, why) : 0;
-}
-
-/* a root-only 0600 file of the home, never through a symlink; fd or -1 */
-static int home_open(const char *path, int flags, const char **why)
-{
-	struct stat st, fst;
-	int fd;
-
-	if (lstat(path, &st)) {
-		*why = strerror(errno);
-		return -1;
-	}
-	*why = not_root_only(&st, S_IFREG, 0600);
-	fd = *why ? -1 : open(path, flags | O_NOFOLLOW | O_CLOEXEC);
-	if (fd >= 0 && (fstat(fd, &fst) || fst.st_ino != st.st_ino ||
-			fst.st_dev != st.st_dev)) {
-		*why = "replaced while it was opened";
-		close(fd);
-		return -1;
-	}
-	if (!*why && fd < 0)
-		*why = strerror(errno);
-	return fd;
-}
-
-/*
- * Take the lock, waiting up to @timeout_s for another run: 0, or KSFT_SKIP.
- * The children inherit it: it is free once the run's processes are gone.
- */
-int mglru_home_lock(unsigned int timeout_s)
-{
-	double end = mglru_now() + timeout_s;
-	char holder[32] = "?";
-	const char *why = NULL;
-	bool said = false;
-	int fd;
-
-	fd = open(LOCK, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (why)
+		return mglru_skip("%s is %s (want a root-owned 0700 directory)",
+				  MGLRU_HOME, why);
+	fd = home_open(LOCK, O_RDWR | O_CREAT, &why);
 	if (fd < 0)
-		fd = errno == EEXIST ? home_open(LOCK, O_RDWR, &why) : -1;
-	if (fd < 0)
-		return mglru_skip("%s is %s", LOCK, why ?: strerror(errno));
-	while (flock(fd, LOCK_EX | LOCK_NB)) {
+		return mglru_skip("%s is %s", LOCK, why);
+	for (i = 0; flock(fd, LOCK_EX | LOCK_NB); i++) {
 		if (mglru_caught() || mglru_now() >= end) {
 			close(fd);
 			return mglru_skip("another run (pid %s) holds %s",
 					  holder, LOCK);
 		}
-		if (mglru_read_str(LOCK, holder, sizeof(holder)))
-			snprintf(holder, sizeof(holder), "?");
-		if (!said)
+		mglru_read_str(LOCK, holder, sizeof(holder));
+		if (!i)
 			ksft_print_msg("waiting up to %us for run %s (%s)\n",
 				       timeout_s, holder, LOCK);
-		said = true;
 		mglru_sleep_ms(200);
 	}
 	snprintf(holder, sizeof(holder), "%d\n", getpid());
@@ -184,9 +165,9 @@ void mglru_zram_teardown(int id)
 	if (swapoff(path) && errno != EINVAL && errno != ENOENT)
 		ksft_print_msg("cleanup: swapoff %s: %s\n", path, strerror(errno));
 	snprintf(path, sizeof(path), "/sys/block/zram%d/reset", id);
-	mglru_write_str(path, "1");
+	mglru_write(path, "1");
 	snprintf(path, sizeof(path), "%d", id);
-	mglru_write_str("/sys/class/zram-control/hot_remove", path);
+	mglru_write("/sys/class/zram-control/hot_remove", path);
 }
 
 /* NULL if MGLRU_SCRATCH is root's own directory or absent, else why not */
@@ -201,24 +182,16 @@ const char *mglru_scratch_refusal(void)
 	return S_ISDIR(st.st_mode) && !st.st_uid ? NULL : "not root's directory";
 }
 
-/* decimal, or hex as lru_gen/enabled shows it */
-static bool knob_value(const char *val)
-{
-	bool hex = !strncmp(val, "0x", 2);
-	size_t n = strspn(val + 2 * hex,
-			  hex ? "0123456789abcdefABCDEF" : "0123456789");
-
-	return n && n <= 20 && !val[2 * hex + n];
-}
-
 /* NULL if the knob @path may be set back to @val, else why not */
 static const char *knob_refusal(const char *path, const char *val)
 {
+	bool hex = !strncmp(val, "0x", 2);	/* as lru_gen/enabled shows it */
+	size_t i, n = strspn(val + 2 * hex,
+			     hex ? "0123456789abcdefABCDEF" : "0123456789");
 	int name = 0, end = 0;
 	char loop[32];
-	size_t i;
 
-	if (!knob_value(val))
+	if (!n || n > 20 || val[2 * hex + n])
 		return "not a knob's value";
 	/* the run's own debugfs mount */
 	if (!strncmp(path, MGLRU_SCRATCH "/", sizeof(MGLRU_SCRATCH)) &&
@@ -251,7 +224,12 @@ int mglru_write_restore(const char *path, const char *val)
 		return -1;
 	}
 	snprintf(line, sizeof(line), "knob %s %s\n", path, old);
-	return state_write(line, O_APPEND) ?: mglru_write(path, val);
+	if (state_write(line, O_APPEND))
+		return -1;
+	if (!mglru_write(path, val))
+		return 0;
+	ksft_print_msg("write %s to %s: %s\n", val, path, strerror(errno));
+	return -1;
 }
 
 /* one line of the state file, undone; NULL, or why it was refused */
@@ -270,7 +248,7 @@ static const char *undo_line(const char *line, bool report)
 	if (sscanf(line, "knob %255s %127s%c", path, val, &end) != 2)
 		return "not a state line";
 	why = knob_refusal(path, val);
-	if (!why && mglru_write_str(path, val))
+	if (!why && mglru_write(path, val))
 		ksft_print_msg("cleanup: cannot restore %s to %s\n", path, val);
 	else if (!why && report)
 		ksft_print_msg("cleanup: %s restored to %s\n", path, val);

@@ -4,7 +4,7 @@
  * prerequisites, takes the lock and tears down what a killed run left; then
  * for each LRU mode a child sets up the scenario and runs it, and the parent
  * tears down and prints the KTAP result <scenario>_<mode>. Its signal
- * handler notes the signal and kills the child; the teardown runs after.
+ * handler notes the signal; the parent then kills the child and tears down.
  *
  * -m mglru|classic runs one LRU mode; -C only tears down what killed runs
  * left. KSFT_MACHINE_SLOW=yes multiplies the time limits by three.
@@ -23,6 +23,7 @@
 #define LOCK_WAIT_S	60	/* for another run's lock */
 #define MEM_RESERVE	(128 * SZ_1M)	/* kept beyond what a scenario takes */
 #define MEMCG_PROCS	(16 * SZ_1M)	/* the least room for the processes */
+#define NR_OPTS		64
 
 static const char * const mode_names[] = { "mglru", "classic" };
 
@@ -42,6 +43,26 @@ static int parse_mode(const char *arg, void *val)
 static int set_flag(const char *arg, void *val)
 {
 	return val ? (*(bool *)val = true, 0) : -1;
+}
+
+/* 0, or -1 for the usage line; a flag's parse() gets NULL */
+static int parse_opts(int argc, char **argv, const struct mglru_opt *opts)
+{
+	const struct mglru_opt *o;
+	char letters[2 * NR_OPTS + 1];
+	size_t len = 0;
+	int c;
+
+	for (o = opts; o->name; o++)
+		len += sprintf(letters + len, "%c%s", o->name, o->arg ? ":" : "");
+	opterr = 0;
+	while ((c = getopt(argc, argv, letters)) != -1) {
+		for (o = opts; o->name && o->name != c; o++)
+			;
+		if (!o->name || o->parse(o->arg ? optarg : NULL, o->val))
+			return -1;
+	}
+	return optind < argc ? -1 : 0;
 }
 
 static unsigned long fs_size(const struct mglru_setup *setup)
@@ -79,20 +100,16 @@ static int set_up(struct mglru_ctx *ctx, const struct mglru_setup *setup,
 
 	if (ret)
 		return ret;
-	if (mglru_memcg_enter_harness() ||
-	    mglru_write_restore("/sys/kernel/mm/lru_gen/enabled",
-				ctx->mode == MGLRU_MODE_MGLRU ? "y" : "n"))
+	ctx->cg = mglru_memcg_create(name, setup->memcg_max,
+				     setup->swap ? -1 : 0);
+	if (!ctx->cg || mglru_write_restore("/sys/kernel/mm/lru_gen/enabled",
+					    ctx->mode ? "n" : "y"))
 		return -1;
 	ksft_print_msg("lru_gen/enabled = %s\n", mode_names[ctx->mode]);
 	ret = setup->zram_size ? mglru_zram_swap_setup(setup->zram_size) : 0;
 	if (!ret && setup->data_size)
 		ret = mglru_bdev_setup(ctx, setup, fs_size(setup));
-	if (!ret && setup->data_file)
-		ret = mglru_create_file(ctx, setup->data_size);
-	if (!ret)
-		ctx->cg = mglru_memcg_create(name, setup->memcg_max,
-					     setup->swap ? -1 : 0);
-	return ret ?: ctx->cg ? 0 : -1;
+	return ret;
 }
 
 /*
@@ -120,7 +137,7 @@ static int run_mode(const struct mglru_scenario *s, struct mglru_ctx *ctx)
 	fflush(stdout);
 	pid = fork();
 	if (pid == 0) {
-		mglru_catch_signals_undo();
+		mglru_catch_signals(false);
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		if (getppid() != parent)
 			_exit(1);
@@ -128,10 +145,10 @@ static int run_mode(const struct mglru_scenario *s, struct mglru_ctx *ctx)
 		fflush(stdout);
 		_exit(0);
 	}
-	mglru_kill_on_signal(pid);
-	while (pid > 0 && waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	mglru_kill_on_signal(0);
+	/* polled: a signal caught is seen within 0.1 s, whenever it came */
+	while (pid > 0 && !mglru_wait(pid, &status, 0.1))
+		if (mglru_caught())
+			kill(pid, SIGKILL);
 	teardown(false);
 	if (*child_ret != -2 || !WIFSIGNALED(status))
 		return *child_ret == -2 ? -1 : *child_ret;
@@ -148,17 +165,6 @@ static void report(const char *test, int ret)
 		ksft_test_result_code(KSFT_SKIP, test, "%s", mglru_skip_reason);
 	else
 		ksft_test_result_code(ret ? KSFT_FAIL : KSFT_PASS, test, NULL);
-}
-
-/* 0, the lock held; or KSFT_SKIP */
-static int prerequisites(unsigned int slow)
-{
-	if (geteuid())
-		return mglru_skip("must be run as root");
-	if (access("/sys/kernel/mm/lru_gen/enabled", W_OK))
-		return mglru_skip("lru_gen/enabled not available (CONFIG_LRU_GEN=n?)");
-	return mglru_memcg_check() ?: mglru_home_init() ?:
-	       mglru_home_lock(LOCK_WAIT_S * slow);
 }
 
 /* after a teardown, die of the signal that was caught, if one was */
@@ -179,20 +185,27 @@ int mglru_main(int argc, char **argv, const struct mglru_scenario *s)
 	struct mglru_setup *setup = s->setup;
 	unsigned int modes = 3, slow = 1;
 	bool teardown_only = false;
-	struct mglru_opt opts[64] = {
+	struct mglru_opt opts[NR_OPTS] = {
 		{ 'm', "mglru|classic", parse_mode, &modes },
 		{ 'C', NULL, set_flag, &teardown_only },
 		{ 'h', NULL, set_flag, NULL },
 		{ 'M', "memcg_size", mglru_opt_size, &setup->memcg_max },
 		{ 'f', "data_size", mglru_opt_size, &setup->data_size },
 	};
+	const char *env = getenv("KSFT_MACHINE_SLOW");
 	char path[4096];
 	int i, ret;
 
-	for (i = 0; s->opts[i].name && i < 58; i++)
+	for (i = 0; s->opts[i].name && i < NR_OPTS - 6; i++)
 		opts[i + 5] = s->opts[i];
-	if (mglru_parse_opts(argc, argv, opts) || s->configure())
-		mglru_usage(argv[0], opts);
+	if (parse_opts(argc, argv, opts) || s->configure()) {
+		fprintf(stderr, "usage: %s", argv[0]);
+		for (i = 0; opts[i].name; i++)
+			fprintf(stderr, " [-%c%s%s]", opts[i].name,
+				opts[i].arg ? " " : "", opts[i].arg ?: "");
+		fprintf(stderr, " (sizes: MiB or K/M/G suffix)\n");
+		exit(1);
+	}
 	if (setup->memcg_max < MEMCG_PROCS) {
 		fprintf(stderr, "%s: -M memcg_size must be at least %lu MiB, not %lu KiB\n",
 			argv[0], MEMCG_PROCS >> 20, setup->memcg_max >> 10);
@@ -206,7 +219,7 @@ int mglru_main(int argc, char **argv, const struct mglru_scenario *s)
 	child_ret = mglru_shared_alloc(sizeof(*child_ret));
 	if (!mglru_skip_reason || !child_ret)
 		ksft_exit_fail_msg("mmap: %s\n", strerror(errno));
-	mglru_catch_signals();
+	mglru_catch_signals(true);
 
 	ksft_print_header();
 	ksft_set_plan(teardown_only ? 0 : __builtin_popcount(modes));
@@ -216,11 +229,16 @@ int mglru_main(int argc, char **argv, const struct mglru_scenario *s)
 			       setup->data_size >> 20);
 		s->describe();
 	}
-	if (getenv("KSFT_MACHINE_SLOW") && !strcmp(getenv("KSFT_MACHINE_SLOW"), "yes")) {
+	if (env && !strcmp(env, "yes")) {
 		slow = 3;
 		ksft_print_msg("KSFT_MACHINE_SLOW=yes: time limits x%u\n", slow);
 	}
-	ret = prerequisites(slow);
+	if (geteuid())
+		ret = mglru_skip("must be run as root");
+	else if (access("/sys/kernel/mm/lru_gen/enabled", W_OK))
+		ret = mglru_skip("lru_gen/enabled not available (CONFIG_LRU_GEN=n?)");
+	else
+		ret = mglru_memcg_check() ?: mglru_home_init(LOCK_WAIT_S * slow);
 	if (ret && teardown_only)
 		ksft_exit_skip("%s\n", mglru_skip_reason);
 	if (!ret && !teardown(true) && teardown_only)

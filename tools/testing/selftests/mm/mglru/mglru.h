@@ -4,18 +4,17 @@
  * what it needs set up (struct mglru_setup) and a run function holding its
  * workload, metrics and verdict. mglru_main() runs each LRU mode in a child;
  * the parent holds only the lock and, however the child ends, tears down what
- * it made by the fixed names below. A run killed whole leaves the same names
- * to the next run, which tears them down first.
+ * it made by the fixed names below, as does the next run after a kill.
  */
 #ifndef __MGLRU_H
 #define __MGLRU_H
 
-#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 
 #include "../../kselftest.h"
+#include "cgroup_util.h"
 
 #define SZ_1M		0x100000UL
 #define MGLRU_PATH_LEN	256
@@ -33,7 +32,14 @@
 
 enum mglru_mode { MGLRU_MODE_MGLRU, MGLRU_MODE_CLASSIC, MGLRU_NR_MODES };
 
-struct mglru_ctx;
+struct mglru_ctx {
+	char test[64];			/* <scenario>_<mode> */
+	enum mglru_mode mode;
+	const char *cg;			/* the workload's memcg */
+	char loop[64];			/* the loop device, /dev/loopN */
+	char file[MGLRU_PATH_LEN];	/* the data file on ext4 */
+	unsigned int slow;		/* 3 with KSFT_MACHINE_SLOW=yes, else 1 */
+};
 
 /* What a scenario needs before its run function starts; zero: not needed. */
 struct mglru_setup {
@@ -47,15 +53,6 @@ struct mglru_setup {
 	const char * const *tools;	/* commands the workload runs */
 	/* a device stacked on the loop device, under ext4: its path in @dev */
 	int (*stack)(struct mglru_ctx *ctx, unsigned long size, char *dev);
-};
-
-struct mglru_ctx {
-	char test[64];			/* <scenario>_<mode> */
-	enum mglru_mode mode;
-	const char *cg;			/* the workload's memcg */
-	char loop[64];			/* the loop device, /dev/loopN */
-	char file[MGLRU_PATH_LEN];	/* the data file on ext4 */
-	unsigned int slow;		/* 3 with KSFT_MACHINE_SLOW=yes, else 1 */
 };
 
 struct mglru_opt {
@@ -78,13 +75,16 @@ struct mglru_scenario {
 #define MGLRU_SIZE(c, s, field)	{ c, #field, mglru_opt_size, &(s).field }
 #define MGLRU_ULONG(c, s, field) { c, #field, mglru_opt_ulong, &(s).field }
 
+/* a counter of the memcg @cg; @key a string literal */
+#define mglru_memcg_stat(cg, key)  cg_read_key_long(cg, "memory.stat", key " ")
+#define mglru_memcg_event(cg, key) cg_read_key_long(cg, "memory.events", key " ")
+
 /* main.c */
 int mglru_main(int argc, char **argv, const struct mglru_scenario *s);
 
-/* util.c: files, clock, commands, messages, options */
-int mglru_write_str(const char *path, const char *val);
-int mglru_read_str(const char *path, char *buf, size_t len);
+/* util.c: files, clock, commands, signals, messages, options, processes */
 int mglru_write(const char *path, const char *val);
+int mglru_read_str(const char *path, char *buf, size_t len);
 double mglru_now(void);
 void mglru_sleep_ms(unsigned int ms);
 int mglru_run_argv(char *out, size_t outlen, bool quiet,
@@ -92,40 +92,16 @@ int mglru_run_argv(char *out, size_t outlen, bool quiet,
 #define mglru_run(out, outlen, quiet, ...)				\
 	mglru_run_argv(out, outlen, quiet, (const char * const[]){ __VA_ARGS__, NULL })
 int mglru_need_tools(const char * const *tools);
-void mglru_catch_signals(void);
-void mglru_catch_signals_undo(void);
+void mglru_catch_signals(bool catch);
 int mglru_caught(void);
-void mglru_kill_on_signal(pid_t pid);
 extern char *mglru_skip_reason;
 __printf(1, 2) int mglru_skip(const char *fmt, ...);
 __printf(3, 4) void mglru_metric(const struct mglru_ctx *ctx, const char *key,
 				 const char *fmt, ...);
 __printf(3, 4) bool mglru_check(const struct mglru_ctx *ctx, bool ok,
 				const char *fmt, ...);
-int mglru_parse_ulong(const char *arg, unsigned long *val);
 int mglru_opt_ulong(const char *arg, void *val);
 int mglru_opt_size(const char *arg, void *val);
-int mglru_parse_opts(int argc, char **argv, const struct mglru_opt *opts);
-__noreturn void mglru_usage(const char *prog, const struct mglru_opt *opts);
-
-/* home.c: the home, its lock, the state file and what it undoes */
-int mglru_home_init(void);
-int mglru_home_lock(unsigned int timeout_s);
-int mglru_state_create(void);
-int mglru_state_zram(int id);
-int mglru_write_restore(const char *path, const char *val);
-int mglru_state_undo(bool report);
-bool mglru_own_loop(const char *dev);
-const char *mglru_scratch_refusal(void);
-void mglru_zram_teardown(int id);
-
-/* memcg.c: the memcgs, and the workload's children in them */
-int mglru_memcg_check(void);
-int mglru_memcg_enter_harness(void);
-const char *mglru_memcg_create(const char *name, long max, long swap_max);
-int mglru_memcg_remove(bool report);
-long mglru_memcg_stat(const char *cg, const char *key);
-long mglru_memcg_event(const char *cg, const char *key);
 pid_t mglru_spawn(const char *cg, int (*fn)(void *arg), void *arg);
 pid_t mglru_spawn_argv(const char *cg, const char * const *argv);
 int mglru_wait(pid_t pid, int *status, double timeout_s);
@@ -134,11 +110,25 @@ void *mglru_shared_alloc(size_t size);
 char *mglru_map_file(const char *path, size_t size);
 void mglru_touch(char *p, size_t size, size_t stride, bool write);
 
+/* memcg.c: the run's memcgs */
+int mglru_memcg_check(void);
+const char *mglru_memcg_create(const char *name, long max, long swap_max);
+int mglru_memcg_remove(bool report);
+
+/* home.c: the home, its lock, the state file and what it undoes */
+int mglru_home_init(unsigned int lock_timeout_s);
+int mglru_state_create(void);
+int mglru_state_zram(int id);
+int mglru_write_restore(const char *path, const char *val);
+int mglru_state_undo(bool report);
+bool mglru_own_loop(const char *dev);
+const char *mglru_scratch_refusal(void);
+void mglru_zram_teardown(int id);
+
 /* bdev.c: the scratch tmpfs, loop device, ext4 and zram swap */
 unsigned long mglru_tmpfs_size(unsigned long fs_size);
 int mglru_bdev_setup(struct mglru_ctx *ctx, const struct mglru_setup *setup,
 		     unsigned long size);
-int mglru_create_file(struct mglru_ctx *ctx, unsigned long size);
 int mglru_zram_swap_setup(unsigned long size);
 int mglru_bdev_teardown(bool report);
 

@@ -141,7 +141,7 @@ static int measure(struct mglru_ctx *ctx, unsigned long value, double *share,
 	/* memory.reclaim says EAGAIN when it reclaims less than asked: ignored */
 	snprintf(path, sizeof(path), "%s/memory.reclaim", ctx->cg);
 	snprintf(val, sizeof(val), "%lu", setup.memcg_max);
-	mglru_write_str(path, val);
+	mglru_write(path, val);
 	if (!mglru_check(ctx, !died, "workload died at swappiness %lu", value))
 		return KSFT_FAIL;
 
@@ -218,7 +218,7 @@ static int parse_values(const char *arg, void *val)
 	for (tok = strtok_r(buf, ",", &save); tok;
 	     tok = strtok_r(NULL, ",", &save)) {
 		if (cfg.nr_values >= MAX_VALUES ||
-		    mglru_parse_ulong(tok, &cfg.values[cfg.nr_values]) ||
+		    mglru_opt_ulong(tok, &cfg.values[cfg.nr_values]) ||
 		    cfg.values[cfg.nr_values] > 200)
 			return -1;
 		if (cfg.nr_values &&

@@ -1,32 +1,37 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Files, the clock, commands, a test's messages and its command line. */
+/*
+ * The helpers with no state of the run: files, the clock, commands, the
+ * signal flag, a test's messages and options, the workload's processes.
+ */
 #define _GNU_SOURCE
 #include <ctype.h>
-#include <signal.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 
-#include "cgroup_util.h"
 #include "mglru.h"
 
-/* 0 or -errno */
-int mglru_write_str(const char *path, const char *val)
+/* 0, or -1 with errno set */
+int mglru_write(const char *path, const char *val)
 {
 	ssize_t len = strlen(val);
 	int fd, ret;
 
 	fd = open(path, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
-		return -errno;
-	ret = write(fd, val, len) == len ? 0 : -errno;
+		return -1;
+	ret = write(fd, val, len) == len ? 0 : -1;
 	close(fd);
 	return ret;
 }
@@ -39,15 +44,6 @@ int mglru_read_str(const char *path, char *buf, size_t len)
 	while (n > 0 && isspace((unsigned char)buf[n - 1]))
 		buf[--n] = '\0';
 	return n < 0 ? n : 0;
-}
-
-int mglru_write(const char *path, const char *val)
-{
-	int ret = mglru_write_str(path, val);
-
-	if (ret)
-		ksft_print_msg("write %s to %s: %s\n", val, path, strerror(-ret));
-	return ret ? -1 : 0;
 }
 
 double mglru_now(void)
@@ -126,49 +122,27 @@ int mglru_need_tools(const char * const *tools)
 }
 
 static const int signals[] = { SIGTERM, SIGINT, SIGHUP, SIGALRM };
-/* the signal caught and the child to kill, read and set atomically */
-static int caught;
-static pid_t child;
+static int caught;	/* the signal caught, read and set atomically */
 
 static void on_signal(int sig)
 {
-	pid_t pid = __atomic_load_n(&child, __ATOMIC_SEQ_CST);
-
 	__atomic_store_n(&caught, sig, __ATOMIC_SEQ_CST);
-	if (pid > 0)
-		kill(pid, SIGKILL);
 }
 
-/* the handler of the signals a run is stopped with: a flag, and a kill */
-void mglru_catch_signals(void)
+/* The handler of the signals a run is stopped with, or (!@catch) none. */
+void mglru_catch_signals(bool catch)
 {
-	struct sigaction sa = { .sa_handler = on_signal };
+	struct sigaction sa = { .sa_handler = catch ? on_signal : SIG_DFL };
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(signals); i++)
 		sigaction(signals[i], &sa, NULL);
 }
 
-void mglru_catch_signals_undo(void)
-{
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(signals); i++)
-		signal(signals[i], SIG_DFL);
-}
-
 /* the signal caught, or 0 */
 int mglru_caught(void)
 {
 	return __atomic_load_n(&caught, __ATOMIC_SEQ_CST);
-}
-
-/* SIGKILL @pid (0: none) when a signal is caught, or now if one was */
-void mglru_kill_on_signal(pid_t pid)
-{
-	__atomic_store_n(&child, pid, __ATOMIC_SEQ_CST);
-	if (pid > 0 && mglru_caught())
-		kill(pid, SIGKILL);
 }
 
 /* shared with the parent, which reports it (main.c) */
@@ -184,6 +158,7 @@ int mglru_skip(const char *fmt, ...)
 	return KSFT_SKIP;
 }
 
+/* "# metric <test> <key>=<value>" */
 void mglru_metric(const struct mglru_ctx *ctx, const char *key,
 		  const char *fmt, ...)
 {
@@ -201,28 +176,23 @@ bool mglru_check(const struct mglru_ctx *ctx, bool ok, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (ok)
-		return true;
-	printf("# %s: ", ctx->test);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-	return false;
-}
-
-int mglru_parse_ulong(const char *arg, unsigned long *val)
-{
-	char *end;
-
-	errno = 0;
-	*val = strtoul(arg, &end, 0);
-	return errno || end == arg || *end || arg[0] == '-' ? -1 : 0;
+	if (!ok) {
+		printf("# %s: ", ctx->test);
+		va_start(ap, fmt);
+		vprintf(fmt, ap);
+		va_end(ap);
+		printf("\n");
+	}
+	return ok;
 }
 
 int mglru_opt_ulong(const char *arg, void *val)
 {
-	return mglru_parse_ulong(arg, val);
+	char *end;
+
+	errno = 0;
+	*(unsigned long *)val = strtoul(arg, &end, 0);
+	return errno || end == arg || *end || arg[0] == '-' ? -1 : 0;
 }
 
 /* MiB, or with a K, M or G suffix (and a B after it) */
@@ -245,32 +215,94 @@ int mglru_opt_size(const char *arg, void *val)
 	return 0;
 }
 
-void mglru_usage(const char *prog, const struct mglru_opt *opts)
+/* a child running @fn in the memcg @cg, dead with its parent; pid or -1 */
+pid_t mglru_spawn(const char *cg, int (*fn)(void *arg), void *arg)
 {
-	fprintf(stderr, "usage: %s", prog);
-	for (; opts->name; opts++)
-		fprintf(stderr, " [-%c%s%s]", opts->name, opts->arg ? " " : "",
-			opts->arg ?: "");
-	fprintf(stderr, " (sizes: MiB or K/M/G suffix)\n");
-	exit(1);
+	pid_t ppid = getpid(), pid;
+
+	fflush(stdout);
+	fflush(stderr);
+	pid = fork();
+	if (pid < 0)
+		ksft_print_msg("fork: %s\n", strerror(errno));
+	if (pid)
+		return pid;
+	/* no fd of the run's, the lock's above all, outlives the run */
+	syscall(__NR_close_range, 3, ~0U, 0);
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != ppid || cg_enter_current(cg))
+		_exit(1);
+	_exit(fn(arg));
 }
 
-/* 0, or -1 for the usage line; a flag's parse() gets NULL */
-int mglru_parse_opts(int argc, char **argv, const struct mglru_opt *opts)
+/* the command's stdout goes to stderr: stdout is the KTAP stream */
+static int exec_argv(void *argv)
 {
-	const struct mglru_opt *o;
-	char letters[128];
-	size_t len = 0;
-	int c;
+	dup2(2, 1);
+	execvp(*(char **)argv, argv);
+	fprintf(stderr, "exec %s: %s\n", *(char **)argv, strerror(errno));
+	return 127;
+}
 
-	for (o = opts; o->name && len < sizeof(letters) - 3; o++)
-		len += sprintf(letters + len, "%c%s", o->name, o->arg ? ":" : "");
-	opterr = 0;
-	while ((c = getopt(argc, argv, letters)) != -1) {
-		for (o = opts; o->name && o->name != c; o++)
-			;
-		if (!o->name || o->parse(o->arg ? optarg : NULL, o->val))
+pid_t mglru_spawn_argv(const char *cg, const char * const *argv)
+{
+	return mglru_spawn(cg, exec_argv, (void *)argv);
+}
+
+/* 1 if the child exited (@status set), 0 on timeout, -1 on error */
+int mglru_wait(pid_t pid, int *status, double timeout_s)
+{
+	double end = mglru_now() + timeout_s;
+	pid_t ret;
+
+	while ((ret = waitpid(pid, status, WNOHANG)) != pid) {
+		if (ret < 0 && errno != EINTR)
 			return -1;
+		if (mglru_now() >= end)
+			return 0;
+		mglru_sleep_ms(20);
 	}
-	return optind < argc ? -1 : 0;
+	return 1;
+}
+
+void mglru_kill(pid_t pid)
+{
+	kill(pid, SIGKILL);
+	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+		;
+}
+
+/* shared with the children, populated here so that they never charge it */
+void *mglru_shared_alloc(size_t size)
+{
+	void *p = mmap(NULL, size, PROT_READ | PROT_WRITE,
+		       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+
+	return p == MAP_FAILED ? NULL : memset(p, 0, size);
+}
+
+/* a shared read-only mapping of @size bytes of @path, or NULL */
+char *mglru_map_file(const char *path, size_t size)
+{
+	int fd = open(path, O_RDONLY);
+	char *map;
+
+	if (fd < 0)
+		return NULL;
+	map = mmap(NULL, size, PROT_READ, MAP_SHARED, fd, 0);
+	close(fd);
+	return map == MAP_FAILED ? NULL : map;
+}
+
+/* load (or store to) one byte every @stride bytes of @p */
+void mglru_touch(char *p, size_t size, size_t stride, bool write)
+{
+	size_t off;
+
+	for (off = 0; off < size; off += stride) {
+		if (write)
+			__atomic_store_n(&p[off], (char)off, __ATOMIC_RELAXED);
+		else
+			__atomic_load_n(&p[off], __ATOMIC_RELAXED);
+	}
 }
