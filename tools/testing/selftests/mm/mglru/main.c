@@ -102,8 +102,9 @@ static int set_up(struct mglru_ctx *ctx, const struct mglru_setup *setup,
 		return ret;
 	ctx->cg = mglru_memcg_create(name, setup->memcg_max,
 				     setup->swap ? -1 : 0);
-	if (!ctx->cg || mglru_write_restore("/sys/kernel/mm/lru_gen/enabled",
-					    ctx->mode ? "n" : "y"))
+	if (!ctx->cg ||
+	    mglru_write_restore("/sys/kernel/mm/lru_gen/enabled",
+				ctx->mode == MGLRU_MODE_MGLRU ? "y" : "n"))
 		return -1;
 	ksft_print_msg("lru_gen/enabled = %s\n", mode_names[ctx->mode]);
 	ret = setup->zram_size ? mglru_zram_swap_setup(setup->zram_size) : 0;

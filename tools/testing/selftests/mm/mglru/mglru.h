@@ -14,6 +14,7 @@
 #include <sys/types.h>
 
 #include "../../kselftest.h"
+/* has no include guard: a test gets cg_*() from here, not on its own */
 #include "cgroup_util.h"
 
 #define SZ_1M		0x100000UL
