@@ -14,6 +14,7 @@
  * Precondition: both anon and file pages were reclaimed during the sweep.
  */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -121,8 +122,11 @@ static int measure(struct mglru_ctx *ctx, unsigned long value, double *share,
 	bool died;
 
 	snprintf(val, sizeof(val), "%lu", value);
-	if (mglru_write(SWAPPINESS, val))
+	if (mglru_write(SWAPPINESS, val)) {
+		ksft_print_msg("write %s to %s: %s\n", val, SWAPPINESS,
+			       strerror(errno));
 		return -1;
+	}
 	anon = mglru_spawn(ctx->cg, anon_worker, NULL);
 	file = mglru_spawn(ctx->cg, file_reader, NULL);
 	if (anon < 0 || file < 0)
