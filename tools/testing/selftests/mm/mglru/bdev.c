@@ -53,6 +53,8 @@ int mglru_bdev_setup(struct mglru_ctx *ctx, const struct mglru_setup *setup,
 	fd = open(MGLRU_DISK, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 	if (fd < 0 || fallocate(fd, 0, 0, size)) {
 		ksft_print_msg("%s: %s\n", MGLRU_DISK, strerror(errno));
+		if (fd >= 0)
+			close(fd);
 		return -1;
 	}
 	close(fd);
