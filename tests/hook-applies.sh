@@ -3,7 +3,8 @@
 #
 # The KUnit hook applies as README.rst's manual recipe applies it, with
 # `patch -p1` and with `git apply`, to every kernel of runner/kernels.txt
-# (fetched if need be), and the port to the kernels that name one. Each
+# (fetched if need be), and the port to the kernels that name one, with
+# the port's patches to the copied suites (patches/<port>/tests/). Each
 # tree is checked on a copy of the files the patches touch.
 
 cd "$(dirname "$0")/.." || exit 1
@@ -35,8 +36,19 @@ for k in $(kernel_names); do
 				sed 's/^/  | /' "$tmp/out"
 			}
 		done
+		tests=()
+		[ "$port" != - ] && [ -d "patches/$port/tests" ] && tests=(patches/"$port"/tests/*.patch)
+		mkdir -p "$w/lib/tests" && cp lib/tests/mglru_*.c "$w/lib/tests/"
+		for p in "${tests[@]}"; do
+			# shellcheck disable=SC2086
+			(cd "$w" && $tool <"$SUITE_ROOT/$p") >"$tmp/out" 2>&1 || {
+				ok=0
+				echo "FAIL $k: $tool < $p:"
+				sed 's/^/  | /' "$tmp/out"
+			}
+		done
 		if [ $ok = 1 ] && grep -q CONFIG_MGLRU_KUNIT_TEST "$w/mm/vmscan.c"; then
-			echo "ok   $k: ${tool%% --*} applies ${patches[*]##*/}"
+			echo "ok   $k: ${tool%% --*} applies ${patches[*]##*/} ${tests[*]##*/}"
 		else
 			rc=1
 		fi

@@ -25,7 +25,8 @@ checkpatch()
 
 # The kernel patches carried by the suite, validation kernels included
 # (mutants are broken on purpose and are not submitted anywhere).
-for p in patches/hook/*.patch patches/port-6.12/*.patch patches/variants/*/*.patch; do
+for p in patches/hook/*.patch patches/port-6.12/*.patch patches/port-6.12/tests/*.patch \
+	 patches/variants/*/*.patch; do
 	checkpatch --strict -q "$top/$p" || { echo "checkpatch: $p"; rc=1; }
 done
 

@@ -1,50 +1,38 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit tests for what MGLRU eviction does with real folios, the mechanism
- * behind a scenario of tools/testing/selftests/mm/mglru/:
+ * KUnit tests for what multi-gen LRU eviction does with real folios:
  *
- * - what reclaim learns from dirty folios (dirty_throttle): in the shrink
- *   loop, evict_folios() adds each batch's isolated, dirty and writeback
- *   counts to sc->nr, from which shrink_node() throttles reclaim that
- *   meets only folios waiting for writeback ("mm/vmscan: unify writeback reclaim statistic
- *   and throttling", patch 14 of Kairui Song's "mm/mglru: improve reclaim
- *   loop and dirty folio handling", v6). Without it a memcg writing to a
- *   slow device is OOM-killed instead of throttled.
+ * - what reclaim learns from dirty folios: evict_folios() adds each
+ *   batch's isolated, dirty, writeback and congested counts to sc->nr, from
+ *   which shrink_node() throttles reclaim that meets only folios waiting
+ *   for writeback, wakes the flushers when every folio it took was dirty
+ *   and unqueued, and puts rejected folios back out of the oldest
+ *   generation ("mm/vmscan: unify writeback reclaim statistic and
+ *   throttling");
  *
- * - which type reclaim isolates (swappiness_sweep): isolate_folios() turns
- *   to the other type only when scan_folios() scanned nothing of the type
- *   it chose, not when it scanned folios and kept them all ("mm/mglru:
- *   Avoid falling back to another type when scan_folios() leaves no
- *   remaining pages", Barry Song, on the same v6 thread). Otherwise a file
- *   type whose oldest folios are all protected hands reclaim to anon at
- *   swappiness 1.
+ * - which type reclaim isolates: isolate_folios() turns to the other type
+ *   only when it scanned nothing of the type it chose, not when it scanned
+ *   folios and kept them all ("mm/mglru: avoid reclaim type fall back when
+ *   isolation makes no progress");
  *
- * - whether the shrink loop evicts after it asked for aging (aging_oom):
+ * - whether the shrink loop evicts after it asked for aging:
  *   try_to_shrink_lruvec() goes on to evict_folios() in the pass in which
  *   should_run_aging() wanted a new generation, whatever the aging attempt
- *   gave ("mm/mglru: don't abort scan immediately right after aging", on
- *   the same series). Before it the pass stopped there, and a reclaimer
- *   whose attempt lost the race with another one reclaimed nothing, until
- *   the memcg OOM-killed a task with evictable file folios left.
+ *   gave, and memcg reclaim goes on to its budget ("mm/mglru: don't abort
+ *   scan immediately right after aging").
  *
- * The folios are the test's own, with no mapping, charged to a memcg of
- * the case's own and added to its lruvec as any folio is: page cache
- * folios, and anon ones (swap-backed). Reclaim finds the dirty ones with
- * nothing to write them and puts them back. The memcg is a cgroup made for
- * the case where the machine has the memory controller enabled below the
- * root, with MGLRU on for its lruvecs only. A kunit.py boot has no such
- * cgroup: there the folios go to the root memcg's LRU, which is empty,
- * with MGLRU on (CONFIG_LRU_GEN_ENABLED=y, as the suite's kunitconfig sets
- * it). Neither is the case's: where either is not so and it cannot make a
- * memcg, the case skips rather than switch MGLRU or touch the machine's
- * folios.
- *
- * What each case checks is an effect of one fix that a caller or a later
- * reclaim pass can observe; Documentation of the suite (doc/kunit.rst)
- * maps each to its case and to the mutants that break it.
+ * The folios are the case's own, with no mapping, charged to the root
+ * memcg and added to its lruvec as any folio is. Reclaim finds the dirty
+ * ones with nothing to write them and puts them back, and cannot free the
+ * clean ones, which the case holds. In a test kernel booted for KUnit the
+ * root memcg's LRU holds nothing else and no other reclaim runs; anywhere
+ * else it is the machine's, and the cases skip rather than age or evict
+ * the machine's folios.
  *
  * Included by mglru_kunit.c, inside mm/vmscan.c's CONFIG_LRU_GEN section.
  */
+
+#include <linux/blk_plug.h>
 
 #define MGLRU_NR_FOLIOS		8
 
@@ -94,174 +82,55 @@ static int mglru_age_file(struct lruvec *lruvec, int nr_gens, int swappiness)
 }
 
 /* Let min_seq pass the oldest generations that hold no folio. */
-static void mglru_drop_empty_gens(struct lruvec *lruvec)
+static void mglru_drop_empty_gens(struct lruvec *lruvec, int swappiness)
 {
-	rcu_read_lock();
-	spin_lock_irq(&lruvec->lru_lock);
-	try_to_inc_min_seq(lruvec, 0);
-	spin_unlock_irq(&lruvec->lru_lock);
-	rcu_read_unlock();
-}
-
-/* cgroup_mkdir(), cgroup_rmdir() and cgrp_dfl_root */
-#include "../../kernel/cgroup/cgroup-internal.h"
-
-/*
- * The case's own memcg: a child of the root cgroup on the default
- * hierarchy, made and removed by cgroup_mkdir() and cgroup_rmdir() as a
- * mkdir and an rmdir in cgroupfs make them, each with the active reference
- * that kernfs holds around the call. Its lruvecs have MGLRU on, whatever
- * the machine's state (lru_gen/enabled), and get the machine's state back
- * when the case ends.
- */
-struct mglru_cgroup {
-	struct cgroup *cgrp;
-	struct cgroup_subsys_state *css;
-};
-
-/*
- * Switch MGLRU on or off for @memcg's lruvecs only, as lru_gen_change_state()
- * switches every lruvec: under cgroup_lock(), which it holds too, moving
- * any folio between the classic lists and the generations.
- */
-static void mglru_lruvecs_switch(struct mem_cgroup *memcg, bool enabled)
-{
-	int nid;
-
-	for_each_node(nid) {
-		struct lruvec *lruvec = mem_cgroup_lruvec(memcg, NODE_DATA(nid));
-
-		rcu_read_lock();
-		spin_lock_irq(&lruvec->lru_lock);
-		lruvec->lrugen.enabled = enabled;
-		while (!(enabled ? fill_evictable(lruvec) : drain_evictable(lruvec))) {
-			spin_unlock_irq(&lruvec->lru_lock);
-			rcu_read_unlock();
-			cond_resched();
-			rcu_read_lock();
-			spin_lock_irq(&lruvec->lru_lock);
-		}
-		spin_unlock_irq(&lruvec->lru_lock);
-		rcu_read_unlock();
-	}
-}
-
-static void mglru_cgroup_rmdir(void *arg)
-{
-	struct kunit *test = kunit_get_current_test();
-	struct mglru_cgroup *cg = arg;
-	struct kernfs_node *kn = cg->cgrp->kn;
-	int ret;
-
-	if (cg->css) {
-		cgroup_lock();
-		mglru_lruvecs_switch(mem_cgroup_from_css(cg->css), lru_gen_enabled());
-		cgroup_unlock();
-		css_put(cg->css);
-	}
-	/* the cgroup reference pins kn */
-	kernfs_unbreak_active_protection(kn);
-	ret = cgroup_rmdir(kn);
-	kernfs_break_active_protection(kn);
-	if (test)
-		KUNIT_EXPECT_EQ_MSG(test, ret, 0, "cgroup_rmdir() of the case's memcg");
-	cgroup_put(cg->cgrp);
+	lruvec_lock_irq(lruvec);
+	try_to_inc_min_seq(lruvec, swappiness);
+	lruvec_unlock_irq(lruvec);
 }
 
 /*
- * A memcg of the case's own, or NULL where the memory controller is not
- * enabled below the root (cgroup.subtree_control), as on a kunit.py boot.
+ * The cases need MGLRU on and the root memcg's LRU to themselves, as in a
+ * test kernel booted for KUnit.
  */
-static struct mem_cgroup *mglru_cgroup_mkdir(struct kunit *test)
+static void mglru_root_lru(struct kunit *test)
 {
-	struct kernfs_node *parent = cgrp_dfl_root.cgrp.kn;
-	struct mglru_cgroup *cg;
-	struct mem_cgroup *memcg;
-	char name[32];
-	int ret;
-
-	cg = kunit_kzalloc(test, sizeof(*cg), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, cg);
-	snprintf(name, sizeof(name), "mglru_kunit.%d", task_pid_nr(current));
-
-	kernfs_unbreak_active_protection(parent);
-	ret = cgroup_mkdir(parent, name, 0755);
-	kernfs_break_active_protection(parent);
-	KUNIT_ASSERT_EQ_MSG(test, ret, 0, "cgroup_mkdir(%s)", name);
-
-	snprintf(name, sizeof(name), "/mglru_kunit.%d", task_pid_nr(current));
-	cg->cgrp = cgroup_get_from_path(name);
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, cg->cgrp);
-	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, mglru_cgroup_rmdir, cg));
-
-	cg->css = cgroup_get_e_css(cg->cgrp, &memory_cgrp_subsys);
-	memcg = mem_cgroup_from_css(cg->css);
-	if (memcg == root_mem_cgroup) {
-		/* the root's: not the case's to change */
-		css_put(cg->css);
-		cg->css = NULL;
-		return NULL;
-	}
-	cgroup_lock();
-	mglru_lruvecs_switch(memcg, true);
-	cgroup_unlock();
-	return memcg;
-}
-
-/*
- * The memcg that the case's folios are charged to, whose lruvecs hold
- * them: the case's own where the machine has the memory controller
- * enabled below the root, as any machine with systemd does. Else the root
- * memcg, whose LRU is the machine's: there MGLRU must be on and the LRU
- * hold no evictable folio, as on a kunit.py boot, or the case skips rather
- * than switch MGLRU or age and evict the machine's page cache.
- */
-static struct mem_cgroup *mglru_own_lru(struct kunit *test)
-{
-	struct mem_cgroup *memcg = mglru_cgroup_mkdir(test);
 	unsigned long others = 0;
 	int nid;
 
-	if (memcg)
-		return memcg;
 	if (!lru_gen_enabled())
-		kunit_skip(test, "no memcg of its own, and MGLRU off (lru_gen/enabled)");
+		kunit_skip(test, "MGLRU is off (lru_gen/enabled)");
 	for_each_online_node(nid)
 		others += lruvec_evictable_size(mem_cgroup_lruvec(root_mem_cgroup,
 								  NODE_DATA(nid)), 1);
 	if (others)
-		kunit_skip(test, "no memcg of its own, and %lu other folios on the root LRU",
-			   others);
-	return NULL;
+		kunit_skip(test, "the root memcg's LRU holds %lu folios of the machine", others);
 }
 
 /*
- * MGLRU_NR_FOLIOS folios of the test's own, charged to @memcg (NULL: the
- * root) as page cache is (an uncharged folio on a memcg lruvec makes
- * folio_lruvec_lock() retry forever): swap-backed if @anon, dirty if
- * @dirty.
+ * MGLRU_NR_FOLIOS folios of the case's own, charged to the root memcg as
+ * page cache is: swap-backed if @anon, the first @nr_dirty dirty.
  */
-static struct mglru_folios *mglru_folios_alloc(struct kunit *test, struct mem_cgroup *memcg,
-					       bool anon, bool dirty)
+static struct mglru_folios *mglru_folios_alloc(struct kunit *test, bool anon, int nr_dirty)
 {
 	struct mem_cgroup *old;
 	struct mglru_folios *f;
 	int i, ret;
 
 	f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, f);
+	KUNIT_ASSERT_NOT_NULL(test, f);
 	KUNIT_ASSERT_EQ(test, 0, kunit_add_action(test, mglru_folios_put, f));
 
 	for (i = 0; i < MGLRU_NR_FOLIOS; i++) {
 		f->folio[i] = folio_alloc(GFP_KERNEL, 0);
 		KUNIT_ASSERT_NOT_NULL(test, f->folio[i]);
-		old = set_active_memcg(memcg);
+		old = set_active_memcg(root_mem_cgroup);
 		ret = mem_cgroup_charge(f->folio[i], NULL, GFP_KERNEL);
 		set_active_memcg(old);
 		KUNIT_ASSERT_EQ(test, ret, 0);
 		if (anon)
 			__folio_set_swapbacked(f->folio[i]);
-		if (dirty)
+		if (i < nr_dirty)
 			folio_set_dirty(f->folio[i]);
 	}
 	f->lruvec = folio_lruvec(f->folio[0]);
@@ -305,10 +174,7 @@ static int mglru_folios_in_gen(struct kunit *test, struct mglru_folios *f,
 	return wrong;
 }
 
-/*
- * All of @f in the oldest generation of @type, one that reclaim can evict.
- * The case put them there: anything else fails it, it does not skip.
- */
+/* All of @f in the oldest generation of @type, one that reclaim can evict. */
 static void mglru_folios_in_oldest(struct kunit *test, struct mglru_folios *f,
 				   int type)
 {
@@ -328,39 +194,32 @@ static void mglru_folios_in_oldest(struct kunit *test, struct mglru_folios *f,
  */
 static void mglru_folios_make_oldest(struct kunit *test, struct mglru_folios *f)
 {
-	mglru_drop_empty_gens(f->lruvec);
+	mglru_drop_empty_gens(f->lruvec, 0);
 	mglru_age_file(f->lruvec, MIN_NR_GENS + 1, 0);
 	mglru_folios_in_oldest(test, f, LRU_GEN_FILE);
 }
 
 /*
- * MGLRU on, and MGLRU_NR_FOLIOS file folios (dirty if @dirty) on the LRU,
- * all in the oldest file generation of their lruvec, which must have one
- * to evict.
+ * MGLRU_NR_FOLIOS file folios, the first @nr_dirty dirty, on the LRU, all
+ * in the oldest file generation of their lruvec, which has one to evict.
  */
-static struct mglru_folios *mglru_folios_init(struct kunit *test, bool dirty)
+static struct mglru_folios *mglru_folios_init(struct kunit *test, int nr_dirty)
 {
-	struct mem_cgroup *memcg = mglru_own_lru(test);
 	struct mglru_folios *f;
 
-	f = mglru_folios_alloc(test, memcg, false, dirty);
+	mglru_root_lru(test);
+	f = mglru_folios_alloc(test, false, nr_dirty);
+	mglru_drop_empty_gens(f->lruvec, 0);
 	/* a generation to evict besides the MIN_NR_GENS youngest */
 	mglru_age_file(f->lruvec, MIN_NR_GENS + 1, 0);
 	mglru_folios_add(f);
-
-	/*
-	 * Before 7.2 a clean file folio lands one generation above the oldest
-	 * of four: let the oldest go if nothing else is in it.
-	 */
-	mglru_drop_empty_gens(f->lruvec);
-
 	mglru_folios_in_oldest(test, f, LRU_GEN_FILE);
 	return f;
 }
 
 /*
- * One pass of root reclaim over the lruvec, anon left alone (no may_swap),
- * with a budget of all of it (priority 0), as shrink_many() makes it.
+ * One pass of reclaim over the lruvec, anon left alone (no may_swap), with
+ * a budget of all of it (priority 0), as shrink_many() makes it.
  */
 static bool mglru_shrink_file(struct kunit *test, struct mglru_folios *f,
 			      struct scan_control *sc)
@@ -388,7 +247,7 @@ static bool mglru_shrink_file(struct kunit *test, struct mglru_folios *f,
 static void mglru_test_evict_counts_dirty(struct kunit *test)
 {
 	struct scan_control sc = {};
-	struct mglru_folios *f = mglru_folios_init(test, true);
+	struct mglru_folios *f = mglru_folios_init(test, MGLRU_NR_FOLIOS);
 	int i;
 
 	mglru_shrink_file(test, f, &sc);
@@ -426,7 +285,7 @@ static void mglru_folios_start_writeback(struct mglru_folios *f)
 static void mglru_test_evict_counts_writeback(struct kunit *test)
 {
 	struct scan_control first = {}, second = {};
-	struct mglru_folios *f = mglru_folios_init(test, false);
+	struct mglru_folios *f = mglru_folios_init(test, 0);
 	int i;
 
 	mglru_folios_start_writeback(f);
@@ -452,6 +311,98 @@ static void mglru_test_evict_counts_writeback(struct kunit *test)
 			    "every dirty folio met was congested: shrink_node() must see it");
 }
 
+static void mglru_test_evict_counts_clean(struct kunit *test)
+{
+	struct scan_control sc = {};
+	struct mglru_folios *f = mglru_folios_init(test, 0);
+	int i;
+
+	mglru_shrink_file(test, f, &sc);
+
+	/* held by the case, the clean folios come back and count as taken */
+	for (i = 0; i < MGLRU_NR_FOLIOS; i++)
+		KUNIT_EXPECT_FALSE(test, folio_test_reclaim(f->folio[i]));
+	KUNIT_EXPECT_GE(test, sc.nr.taken, MGLRU_NR_FOLIOS);
+	KUNIT_EXPECT_EQ(test, sc.nr.dirty, 0);
+}
+
+/*
+ * Clean folios that reclaim could not free (the case holds them) and did
+ * not activate: after their retry they go back to the second youngest
+ * generation without their references, not to the oldest, where the next
+ * pass would meet them again first.
+ */
+static void mglru_test_evict_puts_rejected_clean_second_youngest(struct kunit *test)
+{
+	struct scan_control sc = {};
+	struct mglru_folios *f = mglru_folios_init(test, 0);
+	int i;
+
+	for (i = 0; i < MGLRU_NR_FOLIOS; i++)
+		folio_set_referenced(f->folio[i]);
+	mglru_shrink_file(test, f, &sc);
+
+	KUNIT_EXPECT_GE(test, sc.nr.taken, MGLRU_NR_FOLIOS);
+	mglru_folios_in_gen(test, f, READ_ONCE(f->lruvec->lrugen.max_seq) - 1,
+			    "rejected clean folios");
+	for (i = 0; i < MGLRU_NR_FOLIOS; i++)
+		KUNIT_EXPECT_EQ_MSG(test, folio_lru_refs(f->folio[i]), 0,
+				    "folio %d kept its references", i);
+}
+
+static void mglru_plug_flushed(struct blk_plug_cb *cb, bool from_schedule)
+{
+	int *flushes = cb->data;
+
+	(*flushes)++;
+	kfree(cb);
+}
+
+/*
+ * Reclaim @f in one pass under a block plug of the case's own, and return
+ * whether the pass flushed the plug: wakeup_flusher_threads() does so
+ * before it wakes them, and nothing else in the pass does. -1 if no
+ * callback could be put on the plug.
+ */
+static int mglru_shrink_flushes(struct kunit *test, struct mglru_folios *f,
+				struct scan_control *sc)
+{
+	struct blk_plug plug;
+	int flushes = 0, seen;
+
+	blk_start_plug(&plug);
+	if (!blk_check_plugged(mglru_plug_flushed, &flushes, sizeof(struct blk_plug_cb))) {
+		blk_finish_plug(&plug);
+		return -1;
+	}
+	mglru_shrink_file(test, f, sc);
+	seen = flushes;
+	blk_finish_plug(&plug);
+	return seen;
+}
+
+/* Every folio a batch took dirty and not queued for writeback: wake the flushers. */
+static void mglru_test_evict_wakes_flushers_when_all_dirty(struct kunit *test)
+{
+	struct scan_control sc = {};
+	struct mglru_folios *f = mglru_folios_init(test, MGLRU_NR_FOLIOS);
+
+	KUNIT_EXPECT_EQ_MSG(test, mglru_shrink_flushes(test, f, &sc), 1,
+			    "the flushers were not woken for %u dirty folios of %u taken",
+			    sc.nr.dirty, sc.nr.taken);
+}
+
+/* Some folios were clean: reclaim can make progress without the flushers. */
+static void mglru_test_evict_leaves_flushers_when_some_clean(struct kunit *test)
+{
+	struct scan_control sc = {};
+	struct mglru_folios *f = mglru_folios_init(test, MGLRU_NR_FOLIOS / 2);
+
+	KUNIT_EXPECT_EQ_MSG(test, mglru_shrink_flushes(test, f, &sc), 0,
+			    "the flushers were woken though half the folios were clean");
+	KUNIT_EXPECT_GE(test, sc.nr.taken, MGLRU_NR_FOLIOS);
+}
+
 /*
  * An aging attempt of try_to_shrink_lruvec() that loses the race with
  * another reclaimer, through the static stub of try_to_inc_max_seq().
@@ -464,14 +415,8 @@ struct mglru_lost_aging {
 	int attempts;
 };
 
-#ifdef for_each_evictable_type
-#define MGLRU_AGING_ARG	int swappiness
-#else
-#define MGLRU_AGING_ARG	bool swappiness
-#endif
-
 static bool mglru_aging_loses(struct lruvec *lruvec, unsigned long seq,
-			      MGLRU_AGING_ARG, bool force_scan)
+			      int swappiness, bool force_scan)
 {
 	struct kunit *test = kunit_get_current_test();
 	struct mglru_lost_aging *lost = test->priv;
@@ -486,49 +431,45 @@ static bool mglru_aging_loses(struct lruvec *lruvec, unsigned long seq,
 }
 
 /*
- * The file type has one generation to evict besides the MIN_NR_GENS
- * youngest, so below DEF_PRIORITY should_run_aging() asks for aging while
- * eviction is still possible. Whatever the aging attempt gives, the pass
- * must evict the oldest generation's folios; it asks for the next memcg
- * (returns true) only when it made a new generation itself.
+ * The oldest file generation, one besides the MIN_NR_GENS youngest, holds
+ * @f; active folios of @young land young. Below DEF_PRIORITY
+ * should_run_aging() asks for aging while eviction is still possible.
+ */
+static void mglru_aging_due(struct kunit *test, struct mglru_folios **f,
+			    struct mglru_folios **young, struct scan_control *sc)
+{
+	int i;
+
+	*f = mglru_folios_init(test, 0);
+	KUNIT_ASSERT_EQ(test, get_nr_gens((*f)->lruvec, LRU_GEN_FILE), MIN_NR_GENS + 1);
+
+	*young = mglru_folios_alloc(test, false, 0);
+	for (i = 0; i < MGLRU_NR_FOLIOS; i++)
+		folio_set_active((*young)->folio[i]);
+	mglru_folios_add(*young);
+
+	KUNIT_ASSERT_TRUE_MSG(test, should_run_aging((*f)->lruvec,
+						     READ_ONCE((*f)->lruvec->lrugen.max_seq), sc,
+						     get_swappiness((*f)->lruvec, sc)),
+			      "%d file generations: should_run_aging() wants none",
+			      get_nr_gens((*f)->lruvec, LRU_GEN_FILE));
+}
+
+/*
+ * Whatever the aging attempt gives, the pass must evict the oldest
+ * generation's folios; root reclaim then returns, asking for the next
+ * memcg (true) only when it made a new generation itself.
  */
 static void mglru_shrink_after_aging(struct kunit *test,
 				     struct mglru_lost_aging *lost)
 {
 	struct scan_control sc = { .priority = 0 };
-	struct mem_cgroup *memcg = mglru_own_lru(test);
 	struct mglru_folios *f, *young;
 	unsigned long max_seq;
 	bool need_rotate;
-	int i;
 
-	f = mglru_folios_alloc(test, memcg, false, false);
-
-	/*
-	 * The lruvec holds nothing: let min_seq pass its empty generations,
-	 * then age to MIN_NR_GENS + 1, so that the test's folios land in the
-	 * oldest, the only one that can be evicted.
-	 */
-	mglru_drop_empty_gens(f->lruvec);
-	mglru_age_file(f->lruvec, MIN_NR_GENS + 1, 0);
-	mglru_folios_add(f);
-	mglru_folios_in_oldest(test, f, LRU_GEN_FILE);
-	KUNIT_ASSERT_EQ(test, get_nr_gens(f->lruvec, LRU_GEN_FILE), MIN_NR_GENS + 1);
-
-	/*
-	 * Active folios land young: the budget outlasts the oldest
-	 * generation's batch, so only the pass's own decision ends it there.
-	 */
-	young = mglru_folios_alloc(test, memcg, false, false);
-	for (i = 0; i < MGLRU_NR_FOLIOS; i++)
-		folio_set_active(young->folio[i]);
-	mglru_folios_add(young);
-
+	mglru_aging_due(test, &f, &young, &sc);
 	max_seq = READ_ONCE(f->lruvec->lrugen.max_seq);
-	KUNIT_ASSERT_TRUE_MSG(test, should_run_aging(f->lruvec, max_seq, &sc,
-						     get_swappiness(f->lruvec, &sc)),
-			      "%d file generations: should_run_aging() wants none",
-			      get_nr_gens(f->lruvec, LRU_GEN_FILE));
 
 	if (lost) {
 		test->priv = lost;
@@ -538,8 +479,8 @@ static void mglru_shrink_after_aging(struct kunit *test,
 	if (lost)
 		kunit_deactivate_static_stub(test, try_to_inc_max_seq);
 
-	KUNIT_EXPECT_GE_MSG(test, sc.nr.taken, MGLRU_NR_FOLIOS,
-			    "the pass stopped after aging: it isolated %u folios",
+	KUNIT_EXPECT_EQ_MSG(test, sc.nr.taken, MGLRU_NR_FOLIOS,
+			    "root reclaim evicts one batch after aging: it isolated %u folios",
 			    (unsigned int)sc.nr.taken);
 	if (!lost) {
 		KUNIT_EXPECT_EQ_MSG(test, READ_ONCE(f->lruvec->lrugen.max_seq), max_seq + 1,
@@ -578,34 +519,37 @@ static void mglru_test_shrink_evicts_when_aging_fails(struct kunit *test)
 	mglru_shrink_after_aging(test, &lost);
 }
 
-static void mglru_test_evict_counts_clean(struct kunit *test)
+/*
+ * Memcg reclaim gets its fairness from the memcg iterator, not from
+ * rotation: after aging it goes on evicting to its budget, here the old
+ * folios and then the young ones. The target is a memcg of the case's own
+ * (mglru_env_alloc()), which this path only compares with the root.
+ */
+static void mglru_test_shrink_memcg_evicts_to_budget_after_aging(struct kunit *test)
 {
-	struct scan_control sc = {};
-	struct mglru_folios *f = mglru_folios_init(test, false);
-	int i;
+	struct scan_control sc = { .priority = 0 };
+	struct mglru_folios *f, *young;
+	struct mglru_env target;
+
+	mglru_aging_due(test, &f, &young, &sc);
+	mglru_env_alloc(test, &target);
+	sc.target_mem_cgroup = target.memcg;
 
 	mglru_shrink_file(test, f, &sc);
 
-	/* held by the test, the clean folios come back and count as taken */
-	for (i = 0; i < MGLRU_NR_FOLIOS; i++)
-		KUNIT_EXPECT_FALSE(test, folio_test_reclaim(f->folio[i]));
-	KUNIT_EXPECT_GE(test, sc.nr.taken, MGLRU_NR_FOLIOS);
-	KUNIT_EXPECT_EQ(test, sc.nr.dirty, 0);
+	KUNIT_EXPECT_EQ_MSG(test, sc.nr.taken, 2 * MGLRU_NR_FOLIOS,
+			    "memcg reclaim stopped short of its budget after aging: it isolated %u folios",
+			    (unsigned int)sc.nr.taken);
 }
 
-/* isolate_folios() with this signature came with the series (7.2) */
-#ifdef for_each_evictable_type
-/*
- * A file folio read over and over through a file descriptor, as MGLRU's
- * folio_mark_accessed() leaves it: PG_referenced, its refs saturated and
- * PG_workingset set, which sort_folio() protects (moves to the next
- * generation) instead of isolating. Set as lru_gen_inc_refs() sets them,
- * since with MGLRU off for the machine folio_mark_accessed() activates.
- */
-static void mglru_folio_read_often(struct folio *folio)
+/* Read through a file descriptor until MGLRU counts it in the working set. */
+static void mglru_folio_read_often(struct kunit *test, struct folio *folio)
 {
-	set_mask_bits(&folio->flags.f, LRU_REFS_FLAGS | BIT(PG_workingset),
-		      LRU_REFS_FLAGS | BIT(PG_workingset));
+	int i;
+
+	for (i = 0; i <= BIT(LRU_REFS_WIDTH) && !folio_test_workingset(folio); i++)
+		folio_mark_accessed(folio);
+	KUNIT_ASSERT_TRUE(test, folio_test_workingset(folio));
 }
 
 /* The folios of the oldest generation of @type, all zones. */
@@ -618,25 +562,6 @@ static size_t mglru_oldest_count(struct lruvec *lruvec, int type)
 	for (zone = 0; zone < MAX_NR_ZONES; zone++)
 		n += list_count_nodes(&lrugen->folios[gen][type][zone]);
 	return n;
-}
-
-/*
- * The oldest generation of @type holds the case's @n folios and no other.
- * mglru_own_lru() found the LRU empty when the case began: on the root
- * memcg's, more folios are the machine's, added since (skip); on the case's
- * own memcg, or fewer, they are a failure of the case's own.
- */
-static void mglru_oldest_only_own(struct kunit *test, struct lruvec *lruvec,
-				  int type, size_t n)
-{
-	size_t count = mglru_oldest_count(lruvec, type);
-
-	if (count > n && lruvec_memcg(lruvec) == root_mem_cgroup)
-		kunit_skip(test, "%zu folios not the case's joined the root memcg's LRU",
-			   count - n);
-	KUNIT_ASSERT_EQ_MSG(test, count, n,
-			    "the case's folios are not in the oldest %s generation",
-			    type == LRU_GEN_ANON ? "anon" : "file");
 }
 
 struct mglru_isolated {
@@ -660,12 +585,10 @@ static void mglru_isolate(struct lruvec *lruvec, int swappiness,
 	LIST_HEAD(list);
 
 	*r = (struct mglru_isolated){ .type = -1 };
-	rcu_read_lock();
-	spin_lock_irq(&lruvec->lru_lock);
+	lruvec_lock_irq(lruvec);
 	r->scanned = isolate_folios(MAX_LRU_BATCH, lruvec, &sc, swappiness, &list,
 				    &r->isolated, &r->type, &r->type_scanned);
-	spin_unlock_irq(&lruvec->lru_lock);
-	rcu_read_unlock();
+	lruvec_unlock_irq(lruvec);
 
 	/* this CPU's LRU batch, drained on this CPU, as mglru_folios_add() */
 	migrate_disable();
@@ -682,20 +605,20 @@ static void mglru_isolate(struct lruvec *lruvec, int swappiness,
 }
 
 /*
- * Test anon folios in the oldest anon generation, test file folios (read
- * often if @protected) in the oldest file generation, nothing else in
- * either: as reclaim at @swappiness would meet them.
+ * Anon folios in the oldest anon generation, file folios (read often if
+ * @protected) in the oldest file generation, nothing else in either: as
+ * reclaim at @swappiness would meet them.
  */
 static void mglru_isolate_both(struct kunit *test, int swappiness, bool protected,
 			       struct mglru_isolated *r)
 {
-	struct mem_cgroup *memcg = mglru_own_lru(test);
 	struct mglru_folios *anon, *file;
 	struct lruvec *lruvec;
 	int i;
 
-	anon = mglru_folios_alloc(test, memcg, true, false);
-	file = mglru_folios_alloc(test, memcg, false, false);
+	mglru_root_lru(test);
+	anon = mglru_folios_alloc(test, true, 0);
+	file = mglru_folios_alloc(test, false, 0);
 	lruvec = anon->lruvec;
 	KUNIT_ASSERT_PTR_EQ(test, lruvec, file->lruvec);
 
@@ -706,12 +629,12 @@ static void mglru_isolate_both(struct kunit *test, int swappiness, bool protecte
 	mglru_age_file(lruvec, MIN_NR_GENS + 1, 1);
 	mglru_folios_add(file);
 	for (i = 0; protected && i < MGLRU_NR_FOLIOS; i++)
-		mglru_folio_read_often(file->folio[i]);
+		mglru_folio_read_often(test, file->folio[i]);
 
 	mglru_folios_in_oldest(test, anon, LRU_GEN_ANON);
 	mglru_folios_in_oldest(test, file, LRU_GEN_FILE);
-	mglru_oldest_only_own(test, lruvec, LRU_GEN_ANON, MGLRU_NR_FOLIOS);
-	mglru_oldest_only_own(test, lruvec, LRU_GEN_FILE, MGLRU_NR_FOLIOS);
+	KUNIT_ASSERT_EQ(test, mglru_oldest_count(lruvec, LRU_GEN_ANON), MGLRU_NR_FOLIOS);
+	KUNIT_ASSERT_EQ(test, mglru_oldest_count(lruvec, LRU_GEN_FILE), MGLRU_NR_FOLIOS);
 	mglru_isolate(lruvec, swappiness, r);
 }
 
@@ -755,24 +678,18 @@ static void mglru_test_isolate_takes_the_chosen_type(struct kunit *test)
 
 /*
  * At MAX_SWAPPINESS get_type_to_scan() picks anon, but the anon type has
- * nothing to scan: isolate_folios() must turn to file, take the test's
+ * nothing to scan: isolate_folios() must turn to file, take the case's
  * file folios and report file as the type it isolated.
  */
 static void mglru_test_isolate_falls_back_when_nothing_scanned(struct kunit *test)
 {
-	struct mglru_folios *f = mglru_folios_init(test, false);
+	struct mglru_folios *f = mglru_folios_init(test, 0);
 	struct mglru_isolated r;
 
-	/* let anon's min_seq pass its empty generations */
-	rcu_read_lock();
-	spin_lock_irq(&f->lruvec->lru_lock);
-	try_to_inc_min_seq(f->lruvec, MAX_SWAPPINESS);
-	spin_unlock_irq(&f->lruvec->lru_lock);
-	rcu_read_unlock();
-	/* anon that reclaim could scan: none of the case's */
+	mglru_drop_empty_gens(f->lruvec, MAX_SWAPPINESS);
 	if (get_nr_gens(f->lruvec, LRU_GEN_ANON) > MIN_NR_GENS)
-		mglru_oldest_only_own(test, f->lruvec, LRU_GEN_ANON, 0);
-	mglru_oldest_only_own(test, f->lruvec, LRU_GEN_FILE, MGLRU_NR_FOLIOS);
+		KUNIT_ASSERT_EQ(test, mglru_oldest_count(f->lruvec, LRU_GEN_ANON), 0);
+	KUNIT_ASSERT_EQ(test, mglru_oldest_count(f->lruvec, LRU_GEN_FILE), MGLRU_NR_FOLIOS);
 
 	mglru_isolate(f->lruvec, MAX_SWAPPINESS, &r);
 
@@ -782,20 +699,21 @@ static void mglru_test_isolate_falls_back_when_nothing_scanned(struct kunit *tes
 	KUNIT_EXPECT_EQ_MSG(test, r.type, LRU_GEN_FILE,
 			    "isolate_folios() reported the type it did not isolate");
 }
-#endif
 
 static struct kunit_case mglru_evict_test_cases[] = {
 	KUNIT_CASE(mglru_test_evict_counts_dirty),
 	KUNIT_CASE(mglru_test_evict_counts_writeback),
 	KUNIT_CASE(mglru_test_evict_counts_clean),
-#ifdef for_each_evictable_type
+	KUNIT_CASE(mglru_test_evict_puts_rejected_clean_second_youngest),
+	KUNIT_CASE(mglru_test_evict_wakes_flushers_when_all_dirty),
+	KUNIT_CASE(mglru_test_evict_leaves_flushers_when_some_clean),
 	KUNIT_CASE(mglru_test_isolate_keeps_scanned_type),
 	KUNIT_CASE(mglru_test_isolate_takes_the_chosen_type),
 	KUNIT_CASE(mglru_test_isolate_falls_back_when_nothing_scanned),
-#endif
 	KUNIT_CASE(mglru_test_shrink_evicts_after_aging),
 	KUNIT_CASE(mglru_test_shrink_evicts_after_losing_aging),
 	KUNIT_CASE(mglru_test_shrink_evicts_when_aging_fails),
+	KUNIT_CASE(mglru_test_shrink_memcg_evicts_to_budget_after_aging),
 	{}
 };
 

@@ -1,21 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit tests for the MGLRU reclaim helpers of mm/vmscan.c:
- * lruvec_evictable_size(), get_nr_to_scan() and should_run_aging().
+ * KUnit tests for the multi-gen LRU helpers of mm/vmscan.c that size, pace
+ * and steer reclaim: lruvec_evictable_size(), get_nr_to_scan(),
+ * should_run_aging(), get_type_to_scan() and lru_gen_folio_seq().
  *
  * The helpers are static and take struct scan_control, which only
  * mm/vmscan.c defines, so mm/vmscan.c includes this file at the end of its
- * CONFIG_LRU_GEN section when CONFIG_MGLRU_KUNIT_TEST is set (as
- * mm/damon/core.c includes its tests).
+ * CONFIG_LRU_GEN section when CONFIG_MGLRU_KUNIT_TEST is set.
  *
- * Each case builds the generation state directly on the lruvec of the
- * suite's own memcg: no folio is involved, only min_seq, max_seq and the
- * per-generation page counters the helpers read.
+ * Each case works on a memcg and a lruvec that it allocates itself, zeroed
+ * and set up as the memory controller sets up its own (lruvec_init()), with
+ * only what the helpers read filled in: generations, page counts, refault
+ * history, usage and protection. Neither is charged, onlined or seen by
+ * reclaim.
  */
 
 #include <kunit/test.h>
 
-/* a folio count placed in one generation, type and zone of the lruvec */
+/* a page count placed in one generation, type and zone of the lruvec */
 struct mglru_pages {
 	unsigned long seq;
 	int type;
@@ -41,45 +43,31 @@ struct mglru_env {
 };
 
 /*
- * The suite's memcg: a child of the root memcg made by the memory
- * controller's own css_alloc(), as cgroup_mkdir() makes one, so that it has
- * the statistics, page counters and per-node lruvecs of any memcg, and a
- * helper that reads a statistic by mistake fails a case instead of
- * oopsing. It is never onlined, charged or linked into a cgroup: reclaim
- * and the cgroup core never see it, and the cases change it at will. The
- * cgroup core does not count references to it (CSS_NO_REF, as for the
- * root), and a case sets CSS_ONLINE to stand for an online memcg. Off the
- * cgroup tree it has no rstat, so it takes reads of its statistics, not
- * changes. It is made once a boot and kept: only css_online() and
- * css_offline() would give back its ID, and css_free() the socket and BPF
- * accounting keys that css_alloc() took, which a machine with a memcg of
- * its own below the root has taken already.
+ * An online child of the root memcg with no usage, no protection and no
+ * swap allowed (swap.max 0), and its lruvec on the first node.
  */
-static struct mem_cgroup *mglru_memcg;
-
-static void mglru_memcg_init(struct kunit *test, struct mglru_env *env)
+static void mglru_env_alloc(struct kunit *test, struct mglru_env *env)
 {
-	struct cgroup_subsys_state *css;
+	struct mem_cgroup_per_node *pn;
 	struct mem_cgroup *memcg;
 
-	if (mem_cgroup_disabled() || !root_mem_cgroup)
+	if (mem_cgroup_disabled())
 		kunit_skip(test, "the memory controller is disabled");
 
-	if (!mglru_memcg) {
-		css = memory_cgrp_subsys.css_alloc(&root_mem_cgroup->css);
-		KUNIT_ASSERT_NOT_ERR_OR_NULL(test, css);
-		css->parent = &root_mem_cgroup->css;
-		mglru_memcg = mem_cgroup_from_css(css);
-	}
-	memcg = mglru_memcg;
-	env->memcg = memcg;
-	memcg->css.flags = CSS_NO_REF | CSS_ONLINE;
-	atomic_long_set(&memcg->memory.usage, 0);
-	WRITE_ONCE(memcg->memory.emin, 0);
-	WRITE_ONCE(memcg->memory.elow, 0);
+	memcg = kunit_kzalloc(test, struct_size(memcg, nodeinfo, nr_node_ids), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, memcg);
+	pn = kunit_kzalloc(test, sizeof(*pn), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, pn);
 
-	env->lruvec = mem_cgroup_lruvec(memcg, NODE_DATA(first_online_node));
-	memset(env->lruvec->lrugen.nr_pages, 0, sizeof(env->lruvec->lrugen.nr_pages));
+	memcg->css.flags = CSS_ONLINE;
+	memcg->css.parent = &root_mem_cgroup->css;
+	lru_gen_init_memcg(memcg);
+	lruvec_init(&pn->lruvec);
+	pn->lruvec.pgdat = NODE_DATA(first_online_node);
+	pn->memcg = memcg;
+
+	env->memcg = memcg;
+	env->lruvec = &pn->lruvec;
 	KUNIT_ASSERT_PTR_EQ(test, lruvec_memcg(env->lruvec), memcg);
 }
 
@@ -89,7 +77,7 @@ static void mglru_env_init(struct kunit *test, struct mglru_env *env,
 	struct lru_gen_folio *lrugen;
 	int i;
 
-	mglru_memcg_init(test, env);
+	mglru_env_alloc(test, env);
 
 	lrugen = &env->lruvec->lrugen;
 	KUNIT_ASSERT_LE(test, state->min_seq[LRU_GEN_ANON], state->max_seq);
@@ -101,8 +89,6 @@ static void mglru_env_init(struct kunit *test, struct mglru_env *env,
 	for (i = 0; i < MGLRU_MAX_ENTRIES; i++) {
 		const struct mglru_pages *p = &state->pages[i];
 
-		if (!p->nr)
-			continue;
 		lrugen->nr_pages[lru_gen_from_seq(p->seq)][p->type][p->zone] += p->nr;
 	}
 
@@ -115,7 +101,7 @@ static void mglru_env_init(struct kunit *test, struct mglru_env *env,
  *
  * MIN_NR_GENS is 2 and MAX_NR_GENS 4, so a window [min_seq, max_seq] spans
  * at most four generations; a seq outside the window still maps to a gen
- * slot, which is how the cases plant folios the helper must not count.
+ * slot, which is how the cases plant pages the helper must not count.
  */
 struct mglru_size_case {
 	const char *name;
@@ -123,6 +109,12 @@ struct mglru_size_case {
 	struct mglru_state state;
 	unsigned long expected;
 };
+
+#define MGLRU_MIXED_STATE {						\
+	.min_seq = { 3, 3 }, .max_seq = 5, .pages = {			\
+		{ 3, LRU_GEN_FILE, 0, 10 }, { 5, LRU_GEN_FILE, 0, 20 },	\
+		{ 4, LRU_GEN_ANON, 0, 100 },				\
+	} }
 
 static const struct mglru_size_case mglru_size_cases[] = {
 	{
@@ -133,42 +125,21 @@ static const struct mglru_size_case mglru_size_cases[] = {
 	},
 	{
 		.name = "swappiness_0_counts_file_only",
-		.swappiness = 0,
-		.state = { .min_seq = { 3, 3 }, .max_seq = 5, .pages = {
-			{ 3, LRU_GEN_FILE, 0, 10 }, { 5, LRU_GEN_FILE, 0, 20 },
-			{ 4, LRU_GEN_ANON, 0, 100 },
-		} },
-		.expected = 30,
+		.swappiness = 0, .state = MGLRU_MIXED_STATE, .expected = 30,
 	},
 	{
 		.name = "swappiness_1_counts_anon_and_file",
-		.swappiness = 1,
-		.state = { .min_seq = { 3, 3 }, .max_seq = 5, .pages = {
-			{ 3, LRU_GEN_FILE, 0, 10 }, { 5, LRU_GEN_FILE, 0, 20 },
-			{ 4, LRU_GEN_ANON, 0, 100 },
-		} },
-		.expected = 130,
+		.swappiness = 1, .state = MGLRU_MIXED_STATE, .expected = 130,
 	},
 	{
 		.name = "swappiness_200_counts_anon_and_file",
-		.swappiness = MAX_SWAPPINESS,
-		.state = { .min_seq = { 3, 3 }, .max_seq = 5, .pages = {
-			{ 3, LRU_GEN_FILE, 0, 10 }, { 5, LRU_GEN_FILE, 0, 20 },
-			{ 4, LRU_GEN_ANON, 0, 100 },
-		} },
-		.expected = 130,
+		.swappiness = MAX_SWAPPINESS, .state = MGLRU_MIXED_STATE, .expected = 130,
 	},
-#ifdef SWAPPINESS_ANON_ONLY
 	{
 		.name = "swappiness_anon_only_counts_anon_only",
-		.swappiness = SWAPPINESS_ANON_ONLY,
-		.state = { .min_seq = { 3, 3 }, .max_seq = 5, .pages = {
-			{ 3, LRU_GEN_FILE, 0, 10 }, { 5, LRU_GEN_FILE, 0, 20 },
-			{ 4, LRU_GEN_ANON, 0, 100 },
-		} },
+		.swappiness = SWAPPINESS_ANON_ONLY, .state = MGLRU_MIXED_STATE,
 		.expected = 100,
 	},
-#endif
 	{
 		.name = "min_seq_generation_is_counted",
 		.swappiness = 0,
@@ -247,16 +218,11 @@ static void mglru_test_evictable_size(struct kunit *test)
 /*
  * get_nr_to_scan()
  *
- * A lruvec of MGLRU_BUDGET_PAGES evictable folios: file only, spread over
- * three generations and two zones, with anon folios that swappiness 0 must
+ * A lruvec of MGLRU_BUDGET_PAGES evictable pages: file only, spread over
+ * three generations and two zones, with anon pages that swappiness 0 must
  * leave out. The odd low bits make every shift by the priority visible.
- *
- * get_nr_to_scan() must not age. A helper that does by mistake moves the
- * LRU sizes by what max_seq - 1 holds less what max_seq + 1 holds
- * (inc_max_seq()), a change of the memcg's statistics, which the suite's
- * memcg cannot take (see mglru_memcg). So max_seq + 1's slot, a seq below
- * min_seq that no helper counts, holds the same as max_seq - 1: the
- * mistake leaves the sizes alone and the case fails on the seqs it checks.
+ * max_seq + 1's slot holds as much as max_seq - 1's, so that a helper that
+ * ages by mistake leaves the size alone and fails on the seqs instead.
  */
 #define MGLRU_BUDGET_PAGES	((1UL << 20) + 12345)
 
@@ -326,7 +292,6 @@ static void mglru_test_budget_offline_memcg(struct kunit *test)
 
 	mglru_env_init(test, &env, &mglru_budget_aging_state);
 	env.memcg->css.flags &= ~CSS_ONLINE;
-	env.sc.priority = DEF_PRIORITY;
 
 	/* a deleted memcg is scraped whole, whatever the priority */
 	KUNIT_EXPECT_EQ(test, get_nr_to_scan(env.lruvec, &env.sc, env.memcg, 0),
@@ -345,13 +310,13 @@ static void mglru_test_budget_swappiness(struct kunit *test)
 			(long)((MGLRU_BUDGET_PAGES + 777777) >> 2));
 }
 
-#ifdef SWAPPINESS_ANON_ONLY
+/* the case's memcg may not swap (swap.max 0): nothing to scan anon-only */
 static void mglru_test_budget_anon_only_without_swap(struct kunit *test)
 {
 	struct mglru_env env;
 
-	if (get_nr_swap_pages() > 0)
-		kunit_skip(test, "the test kernel has swap: anon is reclaimable here");
+	if (!cgroup_subsys_on_dfl(memory_cgrp_subsys))
+		kunit_skip(test, "the memory controller is on cgroup v1: no swap.max");
 
 	mglru_env_init(test, &env, &mglru_budget_state);
 	env.sc.priority = 0;
@@ -364,30 +329,22 @@ static void mglru_test_budget_anon_only_without_swap(struct kunit *test)
 
 /*
  * Only proactive reclaim asks for anon only: get_nr_to_scan() warns once
- * when SWAPPINESS_ANON_ONLY reaches it from anywhere else. KUnit suppresses
- * the warning and counts it, so the kernel is not tainted and no splat is
- * printed (panic_on_warn CI stays up). On UML a suppressed WARN_ON_ONCE()
- * still spends its once: the case checks the first warning of the boot.
+ * when SWAPPINESS_ANON_ONLY reaches it from anywhere else. The warning is
+ * suppressed and counted, so the kernel is not tainted.
  */
 static void mglru_test_budget_anon_only_warns_outside_proactive(struct kunit *test)
 {
-#ifdef kunit_warning_suppress
 	struct mglru_env env;
 
 	mglru_env_init(test, &env, &mglru_budget_state);
 	env.sc.priority = 0;
-	env.sc.proactive = 0;
 
 	kunit_warning_suppress(test) {
 		get_nr_to_scan(env.lruvec, &env.sc, env.memcg, SWAPPINESS_ANON_ONLY);
 		KUNIT_EXPECT_SUPPRESSED_WARNING_COUNT(test, 1);
 	}
 	mglru_expect_seqs_unchanged(test, env.lruvec, &mglru_budget_state);
-#else
-	kunit_skip(test, "no kunit_warning_suppress(): the warning would taint the kernel");
-#endif
 }
-#endif
 
 /*
  * memory.min and memory.low shrink the budget in proportion to how much of
@@ -541,13 +498,11 @@ static const struct mglru_aging_case mglru_aging_cases[] = {
 		.swappiness = 60, .priority = DEF_PRIORITY,
 		.min_seq = { 7, 6 }, .max_seq = 7, .expected = true,
 	},
-#ifdef SWAPPINESS_ANON_ONLY
 	{
 		.name = "anon_only_looks_at_anon_min_seq_only",
 		.swappiness = SWAPPINESS_ANON_ONLY, .priority = 0,
 		.min_seq = { 5, 4 }, .max_seq = 7, .expected = true,
 	},
-#endif
 };
 
 KUNIT_ARRAY_PARAM_DESC(mglru_aging, mglru_aging_cases, name);
@@ -569,18 +524,151 @@ static void mglru_test_should_run_aging(struct kunit *test)
 	mglru_expect_seqs_unchanged(test, env.lruvec, &state);
 }
 
+/*
+ * get_type_to_scan()
+ *
+ * Swappiness 0 and 1 scan file and MAX_SWAPPINESS and above anon, whatever
+ * the refault history says; in between, the history of each type's
+ * refaults decides. A lruvec with no history scans file; one whose file
+ * folios refaulted and anon ones did not scans anon.
+ */
+struct mglru_type_case {
+	const char *name;
+	int swappiness;
+	bool file_refaulted;
+	int expected;
+};
+
+static const struct mglru_type_case mglru_type_cases[] = {
+	{ "swappiness_0_scans_file", 0, true, LRU_GEN_FILE },
+	{ "swappiness_1_scans_file_despite_file_refaults", 1, true, LRU_GEN_FILE },
+	{ "swappiness_2_follows_file_refaults_to_anon", 2, true, LRU_GEN_ANON },
+	{ "swappiness_2_without_refaults_scans_file", 2, false, LRU_GEN_FILE },
+	{ "swappiness_100_follows_file_refaults_to_anon", 100, true, LRU_GEN_ANON },
+	{ "swappiness_199_without_refaults_scans_file", MAX_SWAPPINESS - 1, false,
+	  LRU_GEN_FILE },
+	{ "swappiness_200_scans_anon_without_refaults", MAX_SWAPPINESS, false, LRU_GEN_ANON },
+	{ "anon_only_scans_anon", SWAPPINESS_ANON_ONLY, false, LRU_GEN_ANON },
+};
+
+KUNIT_ARRAY_PARAM_DESC(mglru_type, mglru_type_cases, name);
+
+static void mglru_test_type_to_scan(struct kunit *test)
+{
+	const struct mglru_type_case *c = test->param_value;
+	struct mglru_state state = { .min_seq = { 4, 4 }, .max_seq = 7 };
+	struct mglru_env env;
+
+	mglru_env_init(test, &env, &state);
+	if (c->file_refaulted) {
+		/* far more file refaults than evictions, in every tier */
+		env.lruvec->lrugen.avg_refaulted[LRU_GEN_FILE][0] = 1UL << 16;
+		env.lruvec->lrugen.avg_total[LRU_GEN_FILE][0] = 1;
+	}
+
+	KUNIT_EXPECT_EQ(test, get_type_to_scan(env.lruvec, c->swappiness), c->expected);
+}
+
+/*
+ * lru_gen_folio_seq(): the generation a folio joins, from its flags, on a
+ * lruvec with generations 4 to 7 (or a higher min_seq, to clamp). Active
+ * folios (mapped and accessed while isolated) join the two youngest;
+ * anon ones not in the swap cache, and dirty or writeback ones that
+ * reclaim rejected (PG_reclaim), the second youngest; file folios read
+ * once or refaulted the second oldest; the rest, and what reclaim puts
+ * back, the oldest.
+ */
+struct mglru_folio_seq_case {
+	const char *name;
+	unsigned long flags;
+	bool reclaiming;
+	unsigned long min_seq[ANON_AND_FILE];
+	unsigned long expected;
+};
+
+#define MGLRU_SEQ_CASE(_name, _flags, _reclaiming, _expected)		\
+	{ .name = _name, .flags = _flags, .reclaiming = _reclaiming,	\
+	  .min_seq = { 4, 4 }, .expected = _expected }
+
+static const struct mglru_folio_seq_case mglru_folio_seq_cases[] = {
+	MGLRU_SEQ_CASE("file_lands_oldest", 0, false, 4),
+	MGLRU_SEQ_CASE("file_referenced_lands_second_oldest", BIT(PG_referenced), false, 5),
+	MGLRU_SEQ_CASE("file_workingset_lands_second_oldest", BIT(PG_workingset), false, 5),
+	MGLRU_SEQ_CASE("active_lands_second_youngest", BIT(PG_active), false, 6),
+	MGLRU_SEQ_CASE("active_workingset_lands_youngest",
+		       BIT(PG_active) | BIT(PG_workingset), false, 7),
+	MGLRU_SEQ_CASE("reclaiming_lands_oldest", BIT(PG_referenced), true, 4),
+	MGLRU_SEQ_CASE("anon_lands_second_youngest", BIT(PG_swapbacked), false, 6),
+	MGLRU_SEQ_CASE("anon_in_swap_cache_lands_oldest",
+		       BIT(PG_swapbacked) | BIT(PG_swapcache), false, 4),
+	MGLRU_SEQ_CASE("rejected_dirty_lands_second_youngest",
+		       BIT(PG_reclaim) | BIT(PG_dirty), false, 6),
+	MGLRU_SEQ_CASE("rejected_writeback_lands_second_youngest",
+		       BIT(PG_reclaim) | BIT(PG_writeback), false, 6),
+	MGLRU_SEQ_CASE("dirty_not_rejected_lands_oldest", BIT(PG_dirty), false, 4),
+	MGLRU_SEQ_CASE("rejected_clean_lands_oldest", BIT(PG_reclaim), false, 4),
+	{
+		.name = "clamped_to_file_min_seq", .flags = 0,
+		.min_seq = { 4, 6 }, .expected = 6,
+	},
+	{
+		.name = "clamped_to_anon_min_seq",
+		.flags = BIT(PG_swapbacked) | BIT(PG_swapcache),
+		.min_seq = { 6, 4 }, .expected = 6,
+	},
+};
+
+KUNIT_ARRAY_PARAM_DESC(mglru_folio_seq, mglru_folio_seq_cases, name);
+
+/* a folio of the case's own, off any list, and the flags it came with */
+struct mglru_flagged_folio {
+	struct folio *folio;
+	unsigned long flags;
+};
+
+static void mglru_flagged_folio_put(void *arg)
+{
+	struct mglru_flagged_folio *f = arg;
+
+	f->folio->flags.f = f->flags;
+	folio_put(f->folio);
+}
+
+static void mglru_test_folio_seq(struct kunit *test)
+{
+	const struct mglru_folio_seq_case *c = test->param_value;
+	struct mglru_state state = {
+		.min_seq = { c->min_seq[LRU_GEN_ANON], c->min_seq[LRU_GEN_FILE] },
+		.max_seq = 7,
+	};
+	struct mglru_flagged_folio *f;
+	struct mglru_env env;
+
+	mglru_env_init(test, &env, &state);
+	f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, f);
+	f->folio = folio_alloc(GFP_KERNEL, 0);
+	KUNIT_ASSERT_NOT_NULL(test, f->folio);
+	f->flags = f->folio->flags.f;
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, mglru_flagged_folio_put, f));
+	f->folio->flags.f |= c->flags;
+
+	KUNIT_EXPECT_EQ(test, lru_gen_folio_seq(env.lruvec, f->folio, c->reclaiming),
+			c->expected);
+}
+
 static struct kunit_case mglru_test_cases[] = {
 	KUNIT_CASE_PARAM(mglru_test_evictable_size, mglru_size_gen_params),
 	KUNIT_CASE_PARAM(mglru_test_budget_priority, mglru_priority_gen_params),
 	KUNIT_CASE(mglru_test_budget_offline_memcg),
 	KUNIT_CASE(mglru_test_budget_swappiness),
-#ifdef SWAPPINESS_ANON_ONLY
 	KUNIT_CASE(mglru_test_budget_anon_only_without_swap),
 	KUNIT_CASE(mglru_test_budget_anon_only_warns_outside_proactive),
-#endif
 	KUNIT_CASE_PARAM(mglru_test_budget_protection, mglru_protection_gen_params),
 	KUNIT_CASE(mglru_test_budget_target_is_unprotected),
 	KUNIT_CASE_PARAM(mglru_test_should_run_aging, mglru_aging_gen_params),
+	KUNIT_CASE_PARAM(mglru_test_type_to_scan, mglru_type_gen_params),
+	KUNIT_CASE_PARAM(mglru_test_folio_seq, mglru_folio_seq_gen_params),
 	{}
 };
 
@@ -591,6 +679,6 @@ static struct kunit_suite mglru_test_suite = {
 
 kunit_test_suite(mglru_test_suite);
 
-/* suites on real folios, on an lruvec of their own */
+/* suites on real folios, on the root memcg's lruvec of a test kernel */
 #include "mglru_evict_kunit.c"
 #include "mglru_place_kunit.c"

@@ -15,7 +15,9 @@
 #                      when VARIANT=port;
 #   patches/variants/$VARIANT/ to the guest tree: a validation kernel;
 #   lib/tests/ and tools/testing/selftests/mm/mglru/ copied over, and
-#   mm/mglru added to the kselftest TARGETS.
+#   mm/mglru added to the kselftest TARGETS;
+#   patches/<port>/tests/ to the copied suites, where the port was applied:
+#                      what of the suites the older kernel can build.
 #
 # The copy is refreshed from a staging copy by refresh_tree (lib.sh): files
 # whose content did not change keep their timestamps, so a warm rebuild is
@@ -73,6 +75,7 @@ if [ "$role" = kunit ] || [ "${VARIANT:-}" = port ]; then
 			die "$src lacks lruvec_evictable_size() and $(tree_name) has no port"
 		fi
 		apply "$SUITE_ROOT/patches/$port"/*.patch
+		port_tests=$SUITE_ROOT/patches/$port/tests
 	fi
 fi
 if [ "$role" = guest ] && [ -n "${VARIANT:-}" ] && [ "$VARIANT" != default ] &&
@@ -82,6 +85,9 @@ fi
 
 mkdir -p lib/tests tools/testing/selftests/mm/mglru
 cp "$SUITE_ROOT"/lib/tests/mglru_*.c lib/tests/
+if [ -n "${port_tests:-}" ] && [ -d "$port_tests" ]; then
+	apply "$port_tests"/*.patch
+fi
 rsync -a --delete "$SUITE_ROOT/tools/testing/selftests/mm/mglru/" tools/testing/selftests/mm/mglru/
 grep -q '^TARGETS += mm/mglru$' tools/testing/selftests/Makefile ||
 	sed -i 's|^TARGETS += mm$|&\nTARGETS += mm/mglru|' tools/testing/selftests/Makefile

@@ -1,16 +1,16 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Show what the MGLRU KUnit suites do to a machine that is not theirs: an
-# x86_64 guest booted with MGLRU off (the default, CONFIG_LRU_GEN_ENABLED
-# unset) and 1 GiB of page cache, the suites built in and run through
-# debugfs once it is up (runner/validate/kunit-guest/). Two boots, one line
-# each: the suites with MGLRU as booted, and with MGLRU switched on by the
-# harness; MGLRU's state and Cached before and after, passes, skips and
-# failures. The KTAP lands in RESULTS (default results/kunit-guest-<kernel>,
-# -<variant> added for a VARIANT). VARIANT= builds the guest with one of
-# patches/variants/, a revert of a fix: the cases of that fix must fail on
-# the case's own memcg as they do on a kunit.py boot.
+# Show what the MGLRU KUnit suites do on a machine that is not a test
+# kernel's: an x86_64 guest booted with MGLRU off (the default,
+# CONFIG_LRU_GEN_ENABLED unset) and 1 GiB of page cache, the suites built
+# in and run through debugfs twice once it is up
+# (runner/validate/kunit-guest/). Two boots, a line a run: the suites with
+# MGLRU as booted, and with MGLRU switched on by the harness; MGLRU's state
+# and Cached before and after, passes, skips, failures and the kernel's
+# warnings. The helper cases pass and the folio cases skip with the reason,
+# the same in both runs. The KTAP lands in RESULTS (default
+# results/kunit-guest-<kernel>, -<variant> added for a VARIANT).
 #
 # usage: kunit-guest.sh   (KERNEL=, KDIR=, VARIANT=, MEM= (default 4G), CPUS=,
 #                          ACCEL=)

@@ -3,11 +3,11 @@
 #
 # In the guest of kunit-guest.sh: give the machine 1 GiB of page cache of
 # its own (a file on ext4 over a loop device on tmpfs), then run the MGLRU
-# KUnit suites through debugfs, with MGLRU as booted (off) or, for PHASE
-# mglru_on, switched on here by the harness first. One line: MGLRU's
-# state and Cached before and after, and the cases that passed, skipped
-# and failed. The suites' KTAP goes to OUT/<phase>-<suite>.ktap. One phase
-# a boot: KUnit does not run again a case that skipped in this boot.
+# KUnit suites through debugfs twice, with MGLRU as booted (off) or, for
+# PHASE mglru_on, switched on here by the harness first. One line a run:
+# MGLRU's state and Cached before and after, the cases that passed,
+# skipped and failed, and the kernel's warnings and bugs since boot. The
+# suites' KTAP goes to OUT/<phase>-<run>-<suite>.ktap.
 #
 # usage: in-guest.sh OUT booted|mglru_on
 set -u
@@ -16,11 +16,6 @@ en=/sys/kernel/mm/lru_gen/enabled
 cached() { awk '/^Cached:/ { print $2 }' /proc/meminfo; }
 
 mount -t debugfs none /sys/kernel/debug 2>/dev/null
-# the memory controller enabled below the root, as systemd enables it:
-# where it is, each folio case makes a memcg of its own
-grep -q '^[^ ]* /sys/fs/cgroup cgroup2 ' /proc/mounts ||
-	mount -t cgroup2 none /sys/fs/cgroup || exit 1
-echo +memory >/sys/fs/cgroup/cgroup.subtree_control || exit 1
 for s in mglru mglru_evict mglru_place; do
 	[ -w /sys/kernel/debug/kunit/$s/run ] ||
 		{ echo "no debugfs run file for $s"; exit 1; }
@@ -41,15 +36,20 @@ suites()
 	done
 	cases=$(cat "$out/$tag"-*.ktap | grep -E '^ {4}(not )?ok [0-9]+ mglru_test_')
 	echo "$tag lru_gen_before=$en0 lru_gen_after=$(cat $en)" \
-	     "cgroups_left=$(find /sys/fs/cgroup -mindepth 1 -maxdepth 1 -type d -name 'mglru_kunit.*' | wc -l)" \
 	     "cached_kib_before=$c0 cached_kib_after=$(cached)" \
 	     "pass=$(echo "$cases" | grep -c '^ *ok [0-9]* [a-z_]*$')" \
 	     "skip=$(echo "$cases" | grep -c '# SKIP')" \
-	     "fail=$(echo "$cases" | grep -c '^ *not ok')"
+	     "fail=$(echo "$cases" | grep -c '^ *not ok')" \
+	     "warn_bug=$(dmesg | grep -cE 'WARNING:|BUG:|Oops')"
+	echo "$cases" | sed 's/^ */    /' >"$out/$tag.cases"
 }
 
 [ "$phase" = mglru_on ] && echo y >$en
-suites "$phase"
+suites "$phase-1"
+suites "$phase-2"
+cmp -s "$out/$phase-1.cases" "$out/$phase-2.cases" &&
+	echo "$phase: the second run's verdicts are the first's" ||
+	echo "$phase: the second run's verdicts differ from the first's"
 [ "$phase" = mglru_on ] && echo n >$en
 umount /run/kunit-guest/mnt
 losetup -d "$loop"
