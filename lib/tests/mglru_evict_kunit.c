@@ -32,7 +32,7 @@
  * Included by mglru_kunit.c, inside mm/vmscan.c's CONFIG_LRU_GEN section.
  */
 
-#include <linux/blk_plug.h>
+#include <linux/blkdev.h>
 
 #define MGLRU_NR_FOLIOS		8
 
