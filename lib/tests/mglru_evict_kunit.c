@@ -5,8 +5,8 @@
  * - what reclaim learns from dirty folios: evict_folios() adds each
  *   batch's isolated, dirty, writeback and congested counts to sc->nr, from
  *   which shrink_node() throttles reclaim that meets only folios waiting
- *   for writeback, wakes the flushers when every folio it took was dirty
- *   and unqueued, and puts rejected folios back out of the oldest
+ *   for writeback; wakes the flushers when every folio it took was dirty
+ *   and unqueued; and puts rejected folios back out of the oldest
  *   generation ("mm/vmscan: unify writeback reclaim statistic and
  *   throttling");
  *
@@ -23,11 +23,11 @@
  *
  * The folios are the case's own, with no mapping, charged to the root
  * memcg and added to its lruvec as any folio is. Reclaim finds the dirty
- * ones with nothing to write them and puts them back, and cannot free the
- * clean ones, which the case holds. In a test kernel booted for KUnit the
- * root memcg's LRU holds nothing else and no other reclaim runs; anywhere
- * else it is the machine's, and the cases skip rather than age or evict
- * the machine's folios.
+ * ones with nothing to write them, and cannot free the clean ones, which
+ * have no mapping to be removed from: it puts both back. While a test
+ * kernel boots, the root memcg's LRU holds nothing else and no other
+ * reclaim runs; anywhere else it is the machine's, and the cases skip
+ * rather than age or evict the machine's folios.
  *
  * Included by mglru_kunit.c, inside mm/vmscan.c's CONFIG_LRU_GEN section.
  */
@@ -39,6 +39,7 @@
 struct mglru_folios {
 	struct folio *folio[MGLRU_NR_FOLIOS];
 	struct lruvec *lruvec;
+	struct mglru_folios *younger;	/* see mglru_folios_init() */
 };
 
 static void mglru_folios_put(void *arg)
@@ -49,6 +50,9 @@ static void mglru_folios_put(void *arg)
 	for (i = 0; i < MGLRU_NR_FOLIOS; i++) {
 		if (!f->folio[i])
 			continue;
+		/* off the LRU, PG_active is the case's to clear */
+		if (!folio_test_lru(f->folio[i]))
+			folio_clear_active(f->folio[i]);
 		folio_clear_dirty(f->folio[i]);
 		folio_clear_reclaim(f->folio[i]);
 		if (folio_test_writeback(f->folio[i]))
@@ -64,6 +68,7 @@ static void mglru_age_once(struct lruvec *lruvec, int swappiness)
 
 	set_task_reclaim_state(current, &rs);
 	try_to_inc_max_seq(lruvec, READ_ONCE(lruvec->lrugen.max_seq), swappiness, true);
+	clear_mm_walk();
 	set_task_reclaim_state(current, NULL);
 }
 
@@ -90,8 +95,9 @@ static void mglru_drop_empty_gens(struct lruvec *lruvec, int swappiness)
 }
 
 /*
- * The cases need MGLRU on and the root memcg's LRU to themselves, as in a
- * test kernel booted for KUnit.
+ * The cases need MGLRU on and the root memcg's LRU to themselves, as while
+ * a test kernel boots: no user space yet, nothing on the LRU, and no
+ * memory pressure for kswapd to act on.
  */
 static void mglru_root_lru(struct kunit *test)
 {
@@ -100,6 +106,8 @@ static void mglru_root_lru(struct kunit *test)
 
 	if (!lru_gen_enabled())
 		kunit_skip(test, "MGLRU is off (lru_gen/enabled)");
+	if (system_state == SYSTEM_RUNNING)
+		kunit_skip(test, "not at boot: the root memcg's LRU is the machine's");
 	for_each_online_node(nid)
 		others += lruvec_evictable_size(mem_cgroup_lruvec(root_mem_cgroup,
 								  NODE_DATA(nid)), 1);
@@ -113,16 +121,17 @@ static void mglru_root_lru(struct kunit *test)
  */
 static struct mglru_folios *mglru_folios_alloc(struct kunit *test, bool anon, int nr_dirty)
 {
+	int i, ret, nid = numa_node_id();
 	struct mem_cgroup *old;
 	struct mglru_folios *f;
-	int i, ret;
 
 	f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, f);
 	KUNIT_ASSERT_EQ(test, 0, kunit_add_action(test, mglru_folios_put, f));
 
 	for (i = 0; i < MGLRU_NR_FOLIOS; i++) {
-		f->folio[i] = folio_alloc(GFP_KERNEL, 0);
+		/* one node, one lruvec */
+		f->folio[i] = __folio_alloc_node(GFP_KERNEL | __GFP_THISNODE, 0, nid);
 		KUNIT_ASSERT_NOT_NULL(test, f->folio[i]);
 		old = set_active_memcg(root_mem_cgroup);
 		ret = mem_cgroup_charge(f->folio[i], NULL, GFP_KERNEL);
@@ -174,6 +183,16 @@ static int mglru_folios_in_gen(struct kunit *test, struct mglru_folios *f,
 	return wrong;
 }
 
+/* Take @f off the LRU, as another isolation would. */
+static void mglru_folios_del(struct mglru_folios *f)
+{
+	int i;
+
+	for (i = 0; i < MGLRU_NR_FOLIOS; i++)
+		if (folio_isolate_lru(f->folio[i]))
+			folio_put(f->folio[i]);
+}
+
 /* All of @f in the oldest generation of @type, one that reclaim can evict. */
 static void mglru_folios_in_oldest(struct kunit *test, struct mglru_folios *f,
 				   int type)
@@ -201,20 +220,52 @@ static void mglru_folios_make_oldest(struct kunit *test, struct mglru_folios *f)
 
 /*
  * MGLRU_NR_FOLIOS file folios, the first @nr_dirty dirty, on the LRU, all
- * in the oldest file generation of their lruvec, which has one to evict.
+ * in the oldest file generation of their lruvec, which has one to evict
+ * besides the MIN_NR_GENS youngest. Above them, in the second oldest,
+ * MGLRU_NR_FOLIOS clean ones (@f->younger; active folios land second
+ * youngest): reclaim cannot empty that generation in the batch that takes
+ * @f, so the oldest generation stays below the one where reclaim puts
+ * back what it rejects, and a budget of the whole lruvec outlasts that
+ * batch.
  */
 static struct mglru_folios *mglru_folios_init(struct kunit *test, int nr_dirty)
 {
 	struct mglru_folios *f;
+	unsigned long second;
+	int i;
 
 	mglru_root_lru(test);
 	f = mglru_folios_alloc(test, false, nr_dirty);
 	mglru_drop_empty_gens(f->lruvec, 0);
-	/* a generation to evict besides the MIN_NR_GENS youngest */
 	mglru_age_file(f->lruvec, MIN_NR_GENS + 1, 0);
 	mglru_folios_add(f);
+
+	f->younger = mglru_folios_alloc(test, false, 0);
+	KUNIT_ASSERT_PTR_EQ(test, f->younger->lruvec, f->lruvec);
+	for (i = 0; i < MGLRU_NR_FOLIOS; i++)
+		folio_set_active(f->younger->folio[i]);
+	mglru_folios_add(f->younger);
+
 	mglru_folios_in_oldest(test, f, LRU_GEN_FILE);
+	second = READ_ONCE(f->lruvec->lrugen.min_seq[LRU_GEN_FILE]) + 1;
+	KUNIT_ASSERT_EQ(test, 0, mglru_folios_in_gen(test, f->younger, second,
+						     "the second oldest generation"));
 	return f;
+}
+
+/*
+ * Expect @f, rejected by a pass, back in the second youngest generation,
+ * which is not the oldest one.
+ */
+static void mglru_folios_back_young(struct kunit *test, struct mglru_folios *f,
+				    const char *what)
+{
+	struct lru_gen_folio *lrugen = &f->lruvec->lrugen;
+
+	KUNIT_ASSERT_LT_MSG(test, READ_ONCE(lrugen->min_seq[LRU_GEN_FILE]) + 1,
+			    READ_ONCE(lrugen->max_seq),
+			    "the pass left the second youngest generation the oldest");
+	mglru_folios_in_gen(test, f, READ_ONCE(lrugen->max_seq) - 1, what);
 }
 
 /*
@@ -234,15 +285,16 @@ static bool mglru_shrink_file(struct kunit *test, struct mglru_folios *f,
 
 	set_task_reclaim_state(current, &rs);
 	need_rotate = try_to_shrink_lruvec(f->lruvec, sc);
+	clear_mm_walk();
 	set_task_reclaim_state(current, NULL);
 	return need_rotate;
 }
 
 /*
  * Dirty file folios with nothing to write them: shrink_folio_list() marks
- * each for immediate reclaim (PG_reclaim) and rejects it. The batch reports
- * them in sc->nr, and they go back to the second youngest generation, out
- * of the way of the next pass until their writeback ends.
+ * each for immediate reclaim (PG_reclaim) and activates it. The batch
+ * reports them in sc->nr, and they go back to the second youngest
+ * generation, out of the way of the next pass until their writeback ends.
  */
 static void mglru_test_evict_counts_dirty(struct kunit *test)
 {
@@ -261,8 +313,7 @@ static void mglru_test_evict_counts_dirty(struct kunit *test)
 	KUNIT_EXPECT_GE_MSG(test, sc.nr.dirty, MGLRU_NR_FOLIOS,
 			    "sc->nr.dirty: evict_folios() did not report the dirty folios");
 	KUNIT_EXPECT_LE(test, sc.nr.dirty, sc.nr.taken);
-	mglru_folios_in_gen(test, f, READ_ONCE(f->lruvec->lrugen.max_seq) - 1,
-			    "rejected dirty folios");
+	mglru_folios_back_young(test, f, "rejected dirty folios");
 }
 
 static void mglru_folios_start_writeback(struct mglru_folios *f)
@@ -299,9 +350,9 @@ static void mglru_test_evict_counts_writeback(struct kunit *test)
 			    "sc->nr.writeback: the folios under writeback were not reported");
 	KUNIT_EXPECT_GE_MSG(test, first.nr.dirty, MGLRU_NR_FOLIOS,
 			    "sc->nr.dirty: folios under writeback count as dirty");
-	mglru_folios_in_gen(test, f, READ_ONCE(f->lruvec->lrugen.max_seq) - 1,
-			    "rejected folios under writeback");
+	mglru_folios_back_young(test, f, "rejected folios under writeback");
 
+	mglru_folios_del(f->younger);
 	mglru_folios_make_oldest(test, f);
 	mglru_shrink_file(test, f, &second);
 
@@ -319,7 +370,7 @@ static void mglru_test_evict_counts_clean(struct kunit *test)
 
 	mglru_shrink_file(test, f, &sc);
 
-	/* held by the case, the clean folios come back and count as taken */
+	/* with no mapping to leave, the clean folios come back and count as taken */
 	for (i = 0; i < MGLRU_NR_FOLIOS; i++)
 		KUNIT_EXPECT_FALSE(test, folio_test_reclaim(f->folio[i]));
 	KUNIT_EXPECT_GE(test, sc.nr.taken, MGLRU_NR_FOLIOS);
@@ -327,7 +378,7 @@ static void mglru_test_evict_counts_clean(struct kunit *test)
 }
 
 /*
- * Clean folios that reclaim could not free (the case holds them) and did
+ * Clean folios read once, which reclaim could not free (no mapping) and did
  * not activate: after their retry they go back to the second youngest
  * generation without their references, not to the oldest, where the next
  * pass would meet them again first.
@@ -343,8 +394,7 @@ static void mglru_test_evict_puts_rejected_clean_second_youngest(struct kunit *t
 	mglru_shrink_file(test, f, &sc);
 
 	KUNIT_EXPECT_GE(test, sc.nr.taken, MGLRU_NR_FOLIOS);
-	mglru_folios_in_gen(test, f, READ_ONCE(f->lruvec->lrugen.max_seq) - 1,
-			    "rejected clean folios");
+	mglru_folios_back_young(test, f, "rejected clean folios");
 	for (i = 0; i < MGLRU_NR_FOLIOS; i++)
 		KUNIT_EXPECT_EQ_MSG(test, folio_lru_refs(f->folio[i]), 0,
 				    "folio %d kept its references", i);
@@ -361,8 +411,9 @@ static void mglru_plug_flushed(struct blk_plug_cb *cb, bool from_schedule)
 /*
  * Reclaim @f in one pass under a block plug of the case's own, and return
  * whether the pass flushed the plug: wakeup_flusher_threads() does so
- * before it wakes them, and nothing else in the pass does. -1 if no
- * callback could be put on the plug.
+ * before it wakes them. A sleep would flush it too; nothing in a pass
+ * over a test kernel's LRU sleeps. -1 if no callback could be put on the
+ * plug.
  */
 static int mglru_shrink_flushes(struct kunit *test, struct mglru_folios *f,
 				struct scan_control *sc)
@@ -432,27 +483,20 @@ static bool mglru_aging_loses(struct lruvec *lruvec, unsigned long seq,
 
 /*
  * The oldest file generation, one besides the MIN_NR_GENS youngest, holds
- * @f; active folios of @young land young. Below DEF_PRIORITY
- * should_run_aging() asks for aging while eviction is still possible.
+ * the case's folios: below DEF_PRIORITY should_run_aging() asks for aging
+ * while eviction is still possible.
  */
-static void mglru_aging_due(struct kunit *test, struct mglru_folios **f,
-			    struct mglru_folios **young, struct scan_control *sc)
+static struct mglru_folios *mglru_aging_due(struct kunit *test, struct scan_control *sc)
 {
-	int i;
+	struct mglru_folios *f = mglru_folios_init(test, 0);
 
-	*f = mglru_folios_init(test, 0);
-	KUNIT_ASSERT_EQ(test, get_nr_gens((*f)->lruvec, LRU_GEN_FILE), MIN_NR_GENS + 1);
-
-	*young = mglru_folios_alloc(test, false, 0);
-	for (i = 0; i < MGLRU_NR_FOLIOS; i++)
-		folio_set_active((*young)->folio[i]);
-	mglru_folios_add(*young);
-
-	KUNIT_ASSERT_TRUE_MSG(test, should_run_aging((*f)->lruvec,
-						     READ_ONCE((*f)->lruvec->lrugen.max_seq), sc,
-						     get_swappiness((*f)->lruvec, sc)),
+	KUNIT_ASSERT_EQ(test, get_nr_gens(f->lruvec, LRU_GEN_FILE), MIN_NR_GENS + 1);
+	KUNIT_ASSERT_TRUE_MSG(test, should_run_aging(f->lruvec,
+						     READ_ONCE(f->lruvec->lrugen.max_seq), sc,
+						     get_swappiness(f->lruvec, sc)),
 			      "%d file generations: should_run_aging() wants none",
-			      get_nr_gens((*f)->lruvec, LRU_GEN_FILE));
+			      get_nr_gens(f->lruvec, LRU_GEN_FILE));
+	return f;
 }
 
 /*
@@ -464,11 +508,10 @@ static void mglru_shrink_after_aging(struct kunit *test,
 				     struct mglru_lost_aging *lost)
 {
 	struct scan_control sc = { .priority = 0 };
-	struct mglru_folios *f, *young;
+	struct mglru_folios *f = mglru_aging_due(test, &sc);
 	unsigned long max_seq;
 	bool need_rotate;
 
-	mglru_aging_due(test, &f, &young, &sc);
 	max_seq = READ_ONCE(f->lruvec->lrugen.max_seq);
 
 	if (lost) {
@@ -521,17 +564,17 @@ static void mglru_test_shrink_evicts_when_aging_fails(struct kunit *test)
 
 /*
  * Memcg reclaim gets its fairness from the memcg iterator, not from
- * rotation: after aging it goes on evicting to its budget, here the old
- * folios and then the young ones. The target is a memcg of the case's own
- * (mglru_env_alloc()), which this path only compares with the root.
+ * rotation: after aging it goes on evicting to its budget, here the
+ * oldest generation and then the one above it. The target is a memcg of
+ * the case's own (mglru_env_alloc()), which this path only compares with
+ * the root.
  */
 static void mglru_test_shrink_memcg_evicts_to_budget_after_aging(struct kunit *test)
 {
 	struct scan_control sc = { .priority = 0 };
-	struct mglru_folios *f, *young;
+	struct mglru_folios *f = mglru_aging_due(test, &sc);
 	struct mglru_env target;
 
-	mglru_aging_due(test, &f, &young, &sc);
 	mglru_env_alloc(test, &target);
 	sc.target_mem_cgroup = target.memcg;
 

@@ -24,8 +24,8 @@
 KUNIT_DEFINE_ACTION_WRAPPER(mglru_folio_put, folio_put, struct folio *);
 
 /*
- * Once the mapping is gone, free what it held before the next case looks
- * at the LRU: a kthread's last fput() of the shmem file is deferred.
+ * Free what the mapping held before the next case looks at the LRU: a
+ * kthread's last fput() of the shmem file is deferred.
  */
 static void mglru_fault_release(void *unused)
 {
@@ -36,15 +36,15 @@ static void mglru_fault_release(void *unused)
 /*
  * A page of a new mapping in the case's own mm (@flags: MAP_PRIVATE or
  * MAP_SHARED, anonymous), faulted in by a user write, and its folio, which
- * the case holds. Expects it on the LRU, in the generation @age below
- * max_seq.
+ * the case holds once the mapping is gone. Expects it on the LRU, in the
+ * generation @age below max_seq.
  */
 static struct folio *mglru_fault_in(struct kunit *test, unsigned long flags, int age)
 {
 	struct vm_area_struct *vma;
 	struct folio_walk fw;
 	struct folio *folio;
-	unsigned long addr, max_seq;
+	unsigned long addr;
 	struct lruvec *lruvec;
 	char byte = 1;
 
@@ -55,8 +55,6 @@ static struct folio *mglru_fault_in(struct kunit *test, unsigned long flags, int
 	KUNIT_ASSERT_FALSE_MSG(test, !addr || IS_ERR_VALUE(addr), "kunit_vm_mmap(): %ld",
 			       (long)addr);
 
-	lruvec = mem_cgroup_lruvec(root_mem_cgroup, NODE_DATA(numa_node_id()));
-	max_seq = READ_ONCE(lruvec->lrugen.max_seq);
 	KUNIT_ASSERT_EQ(test, copy_to_user((void __user *)addr, &byte, 1), 0);
 	lru_add_drain_all();
 
@@ -70,10 +68,13 @@ static struct folio *mglru_fault_in(struct kunit *test, unsigned long flags, int
 	mmap_read_unlock(current->mm);
 	KUNIT_ASSERT_NOT_NULL_MSG(test, folio, "no folio mapped after the fault");
 	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, mglru_folio_put, folio));
+	/* gone before the test thread's mm is, which happens after the case */
+	KUNIT_ASSERT_EQ(test, vm_munmap(addr, PAGE_SIZE), 0);
 
 	KUNIT_ASSERT_TRUE(test, folio_test_lru(folio));
-	KUNIT_ASSERT_PTR_EQ(test, folio_lruvec(folio), lruvec);
-	KUNIT_EXPECT_EQ_MSG(test, folio_lru_gen(folio), lru_gen_from_seq(max_seq - age),
+	lruvec = folio_lruvec(folio);
+	KUNIT_EXPECT_EQ_MSG(test, folio_lru_gen(folio),
+			    lru_gen_from_seq(READ_ONCE(lruvec->lrugen.max_seq) - age),
 			    "the faulted folio is not %d below the youngest generation", age);
 	return folio;
 }

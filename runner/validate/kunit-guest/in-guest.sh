@@ -47,7 +47,8 @@ suites()
 [ "$phase" = mglru_on ] && echo y >$en
 suites "$phase-1"
 suites "$phase-2"
-cmp -s "$out/$phase-1.cases" "$out/$phase-2.cases" &&
+verdicts() { sed 's/ # SKIP .*/ # SKIP/' "$out/$1.cases"; }
+[ "$(verdicts "$phase-1")" = "$(verdicts "$phase-2")" ] &&
 	echo "$phase: the second run's verdicts are the first's" ||
 	echo "$phase: the second run's verdicts differ from the first's"
 [ "$phase" = mglru_on ] && echo n >$en
