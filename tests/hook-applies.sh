@@ -17,29 +17,21 @@ rc=0
 for k in $(kernel_names); do
 	src=$(runner/run/fetch-kernel.sh "$k") || { echo "FAIL $k: cannot fetch"; rc=1; continue; }
 	port=$(kernel_port "$k")
-	# in the runner's order (runner/run/tree.sh): the hook, then the port
+	# in the runner's order (runner/run/tree.sh): the hook, the port, then
+	# the port's patches to the copied suites
 	patches=(patches/hook/*.patch)
 	[ "$port" != - ] && patches+=(patches/"$port"/*.patch)
+	tests=()
+	[ "$port" != - ] && [ -d "patches/$port/tests" ] && tests=(patches/"$port"/tests/*.patch)
 	for tool in "patch -p1 --forward --quiet" "git apply"; do
 		w=$tmp/$k-${tool%% *}
-		mkdir -p "$w"
+		mkdir -p "$w/lib/tests" && cp lib/tests/mglru_*.c "$w/lib/tests/"
 		files=$(cat "${patches[@]/#/$SUITE_ROOT/}" | sed -n 's|^+++ b/||p' | sort -u)
 		# shellcheck disable=SC2086
 		(cd "$src" && cp --parents $files "$w/") ||
 			{ echo "FAIL $k: cannot copy $files"; rc=1; continue; }
 		ok=1
-		for p in "${patches[@]}"; do
-			# shellcheck disable=SC2086
-			(cd "$w" && $tool <"$SUITE_ROOT/$p") >"$tmp/out" 2>&1 || {
-				ok=0
-				echo "FAIL $k: $tool < $p:"
-				sed 's/^/  | /' "$tmp/out"
-			}
-		done
-		tests=()
-		[ "$port" != - ] && [ -d "patches/$port/tests" ] && tests=(patches/"$port"/tests/*.patch)
-		mkdir -p "$w/lib/tests" && cp lib/tests/mglru_*.c "$w/lib/tests/"
-		for p in "${tests[@]}"; do
+		for p in "${patches[@]}" "${tests[@]}"; do
 			# shellcheck disable=SC2086
 			(cd "$w" && $tool <"$SUITE_ROOT/$p") >"$tmp/out" 2>&1 || {
 				ok=0
