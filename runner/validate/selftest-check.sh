@@ -58,12 +58,12 @@ echo "selftest-check: kill campaign: $total kills, $leaks leaks" >&2
 # the first test of the table: its first kill time is well into its setup
 first=$(selftest_names | head -n 1)
 secs=$(selftest_kill_times "$first" | cut -d' ' -f1)
-for job in overlap security debugfs; do
+for job in overlap security debugfs tracing; do
 	dir=$results/$job
 	case $job in
 	overlap) args="$first $secs" ;;
 	security) args=$first ;;
-	debugfs) args= ;;
+	debugfs | tracing) args= ;;
 	esac
 	BOOT_TIMEOUT=${BOOT_TIMEOUT:-900} phase "$job" "$SUITE_ROOT/runner/run/vm.sh" run "$kernel" "$dir" \
 		"$(slow_env)sh $SUITE_ROOT/runner/validate/selftest-check/$job.sh $install $args" || rc=1

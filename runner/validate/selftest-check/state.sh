@@ -18,9 +18,24 @@ ok()
 	fi
 }
 
+tfs=/sys/kernel/tracing
+ev=events/vmscan/mm_vmscan_throttled
+
+# tracing_state: the global tracing setup (someone else's, to the tests)
+# and the instances, where tracefs is mounted
+tracing_state()
+{
+	[ -d $tfs/instances ] || return 0
+	for f in tracing_on buffer_size_kb set_event set_event_pid \
+		 $ev/enable $ev/filter; do
+		[ -e "$tfs/$f" ] && echo "tracing $f: $(tr "\n" " " <"$tfs/$f")"
+	done
+	find $tfs/instances -mindepth 1 -maxdepth 1 | sed 's/^/tracing instance: /'
+}
+
 # snapshot: the knobs the tests set, and what they create: memcgs, mounts,
-# loop and dm devices, swap, zram devices, and files in the suite's home
-# (its lock stays)
+# loop and dm devices, swap, zram devices, files in the suite's home (its
+# lock stays), and tracing (tracing_state)
 snapshot()
 {
 	echo "lru_gen/enabled: $(cat /sys/kernel/mm/lru_gen/enabled)"
@@ -40,6 +55,20 @@ snapshot()
 	find /sys/block -maxdepth 1 -name 'zram*' | sed 's/^/zram: /'
 	[ -d /run/mglru-selftest ] &&
 		find /run/mglru-selftest -mindepth 1 ! -name lock | sed 's/^/home: /'
+	tracing_state
+}
+
+# foreign_tracing: a tracing setup of someone else's, on the tests' own
+# event, that they must leave alone (where tracefs is mounted)
+foreign_tracing()
+{
+	[ -e $tfs/$ev/enable ] || return 0
+	echo 0 >$tfs/tracing_on
+	echo 1 >$tfs/set_event_pid
+	echo 'nid != 7' >$tfs/$ev/filter
+	echo 1 >$tfs/$ev/enable
+	echo 1 >$tfs/events/sched/sched_process_exit/enable
+	echo 97 >$tfs/buffer_size_kb
 }
 
 # unusual_knobs: non-default values, so that a missing restore shows
@@ -51,13 +80,15 @@ unusual_knobs()
 	echo 11 >/proc/sys/vm/dirty_background_ratio
 	[ -w /sys/kernel/debug/fault_around_bytes ] &&
 		echo 16384 >/sys/kernel/debug/fault_around_bytes
-	return 0
+	foreign_tracing
 }
 
-# begin: a scratch folder $out (removed at exit), unusual knobs, and the
-# state from before in $out/before
+# begin: a scratch folder $out (removed at exit), tracefs mounted (so that
+# the snapshot shows the instances), unusual knobs, and the state from
+# before in $out/before
 begin()
 {
+	mountpoint -q $tfs || mount -t tracefs tracefs $tfs 2>/dev/null
 	out=$(mktemp -d) || exit 1
 	trap 'rm -rf "$out"' EXIT
 	unusual_knobs

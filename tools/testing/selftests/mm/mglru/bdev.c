@@ -186,7 +186,8 @@ static int unmount_dm(void)
 int mglru_bdev_teardown(bool report)
 {
 	static const char * const dirs[] = {
-		MGLRU_MNT, MGLRU_DEBUGFS, MGLRU_TMPFS, MGLRU_SCRATCH,
+		MGLRU_MNT, MGLRU_DEBUGFS, MGLRU_TRACEFS, MGLRU_TMPFS,
+		MGLRU_SCRATCH,
 	};
 	const char *why = mglru_scratch_refusal();
 	char out[1024], *line, *save;
@@ -199,6 +200,7 @@ int mglru_bdev_teardown(bool report)
 	}
 	found += unmount_dm();
 	found += unmount(MGLRU_DEBUGFS);
+	found += unmount(MGLRU_TRACEFS);
 	/* the loop devices backed by MGLRU_DISK */
 	if (mglru_run(out, sizeof(out), true, "losetup", "-j", MGLRU_DISK))
 		out[0] = '\0';

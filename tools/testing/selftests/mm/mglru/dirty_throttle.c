@@ -1,11 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Dirty throttling: dd writes three times memory.max into ext4 on a dm-delay
- * target that delays every write, from inside a small memcg. Reclaim has to
- * wait for writeback instead of OOM-killing the writer while most of the
- * memcg is dirty or under writeback. A kernel without writeback feedback to
- * reclaim survives a memcg-full of dirty data now and then, not three in a
- * row.
+ * target that delays every write, from inside a small memcg. While most of
+ * the memcg is dirty or under writeback, reclaim has to report it, so that
+ * the memcg is marked congested and the writer sleeps in reclaim_throttle()
+ * until writeback makes progress, instead of scanning on to the OOM killer.
+ *
+ * The verdict is that mechanism: dd itself was throttled on writeback
+ * (vmscan:mm_vmscan_throttled, reason CONGESTED or WRITEBACK, traced for
+ * dd's pid alone in a tracefs instance of the run's own) at least -T
+ * times. A kernel without writeback feedback to reclaim never throttles
+ * dd so. Whether dd is OOM-killed is reported, not judged: how long a
+ * memcg waits for its writeback is counted in jiffies, and a stock kernel
+ * is killed now and then at HZ=1000 (see the suite's
+ * doc/memcg-dirty-oom-and-the-tick.rst).
  *
  * vm.dirty_ratio and vm.dirty_background_ratio are raised for the run (and
  * restored), so that the memcg can fill with dirty folios as it does on the
@@ -14,7 +22,9 @@
  * Precondition: dirty plus writeback folios filled half the memcg at least.
  */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
@@ -25,6 +35,8 @@
 static int stack_dm_delay(struct mglru_ctx *ctx, unsigned long size,
 			  char *dev);
 
+#define EVENT	"vmscan/mm_vmscan_throttled"
+
 static const char * const tools[] = { "dd", "dmsetup", NULL };
 
 static struct mglru_setup setup = {
@@ -34,16 +46,17 @@ static struct mglru_setup setup = {
 
 static struct {
 	unsigned long delay_ms, timeout_s;
-	unsigned long dirty_ratio, dirty_bg_ratio, min_fill_pct;
+	unsigned long dirty_ratio, dirty_bg_ratio, min_fill_pct, min_throttles;
 } cfg = {
 	.delay_ms = 3000, .timeout_s = 60, .dirty_ratio = 100,
-	.dirty_bg_ratio = 80, .min_fill_pct = 50,
+	.dirty_bg_ratio = 80, .min_fill_pct = 50, .min_throttles = 1,
 };
 
 static const struct mglru_opt opts[] = {
 	MGLRU_ULONG('d', cfg, delay_ms), MGLRU_ULONG('D', cfg, dirty_ratio),
 	MGLRU_ULONG('B', cfg, dirty_bg_ratio),
 	MGLRU_ULONG('F', cfg, min_fill_pct), MGLRU_ULONG('t', cfg, timeout_s),
+	MGLRU_ULONG('T', cfg, min_throttles),
 	{ 0 }
 };
 
@@ -84,28 +97,79 @@ static int set_knob(const char *path, unsigned long val)
 	return mglru_write_restore(path, buf);
 }
 
+/* dd's throttles: on writeback (the verdict's), for other reasons */
+struct throttles {
+	long writeback, other, delayed_us;
+};
+
+static void count_throttle(const char *line, void *arg)
+{
+	struct throttles *t = arg;
+	const char *p = strstr(line, " mm_vmscan_throttled: ");
+	int delayed = 0;
+
+	if (!p)
+		return;
+	/* "usect_delayed": the event's own spelling */
+	p = strstr(p, " usect_delayed=");
+	if (p)
+		delayed = atoi(p + 15);
+	t->delayed_us += delayed > 0 ? delayed : 0;
+	if (strstr(line, " reason=VMSCAN_THROTTLE_CONGESTED") ||
+	    strstr(line, " reason=VMSCAN_THROTTLE_WRITEBACK"))
+		t->writeback++;
+	else
+		t->other++;
+}
+
+/* dd, held until it is traced: it waits for *go before its exec */
+static int *go;
+static char of[MGLRU_PATH_LEN + 16], count[32];
+static const char * const dd_argv[] = {
+	"dd", "if=/dev/zero", of, "bs=1M", count, "status=none", NULL
+};
+
+static int exec_dd(void *unused)
+{
+	while (!__atomic_load_n(go, __ATOMIC_ACQUIRE))
+		mglru_sleep_ms(1);
+	dup2(2, 1);
+	execvp("dd", (char * const *)dd_argv);
+	fprintf(stderr, "exec dd: %s\n", strerror(errno));
+	return 127;
+}
+
 static int run(struct mglru_ctx *ctx)
 {
-	char path[MGLRU_PATH_LEN + 8], of[MGLRU_PATH_LEN + 16], count[32];
-	long dirty, max_fill = 0, oom_kill;
+	char path[MGLRU_PATH_LEN + 8];
+	long dirty, max_fill = 0, oom_kill, lost;
+	struct throttles t = { 0 };
 	struct stat st = { 0 };
 	double start, secs;
-	int status = 0, done;
+	int ret, status = 0, done;
 	bool completed;
 	pid_t dd;
 
-	if (set_knob("/proc/sys/vm/dirty_ratio", cfg.dirty_ratio) ||
+	ret = mglru_trace_open(EVENT);
+	if (ret)
+		return ret;
+	go = mglru_shared_alloc(sizeof(*go));
+	if (!go ||
+	    set_knob("/proc/sys/vm/dirty_ratio", cfg.dirty_ratio) ||
 	    set_knob("/proc/sys/vm/dirty_background_ratio", cfg.dirty_bg_ratio))
 		return -1;
 	snprintf(path, sizeof(path), "%s/f", MGLRU_MNT);
 	snprintf(of, sizeof(of), "of=%s", path);
 	snprintf(count, sizeof(count), "count=%lu", setup.data_size >> 20);
-	start = mglru_now();
-	dd = mglru_spawn_argv(ctx->cg, (const char * const[]){ "dd",
-			      "if=/dev/zero", of, "bs=1M", count,
-			      "status=none", NULL });
+	dd = mglru_spawn(ctx->cg, exec_dd, NULL);
 	if (dd < 0)
 		return -1;
+	if (mglru_trace_pid(EVENT, dd)) {
+		mglru_kill(dd);
+		return -1;
+	}
+	start = mglru_now();
+	__atomic_store_n(go, 1, __ATOMIC_RELEASE);
 	do {
 		done = mglru_wait(dd, &status, 0.1);
 		dirty = mglru_memcg_stat(ctx->cg, "file_dirty") +
@@ -118,6 +182,7 @@ static int run(struct mglru_ctx *ctx)
 	completed = done == 1 && WIFEXITED(status) && !WEXITSTATUS(status);
 	/* how far dd got, whether or not it was killed */
 	stat(path, &st);
+	lost = mglru_trace_read(count_throttle, &t);
 
 	mglru_metric(ctx, "duration_s", "%.1f", secs);
 	mglru_metric(ctx, "oom_kill", "%ld", oom_kill);
@@ -129,14 +194,26 @@ static int run(struct mglru_ctx *ctx)
 		     completed ? (setup.data_size >> 20) / secs : 0.0);
 	mglru_metric(ctx, "max_dirty_wb_mib", "%ld", max_fill >> 20);
 	mglru_metric(ctx, "dirty_fill_pct", "%ld", max_fill * 100 / setup.memcg_max);
+	mglru_metric(ctx, "throttled_writeback", "%ld", t.writeback);
+	mglru_metric(ctx, "throttled_other", "%ld", t.other);
+	mglru_metric(ctx, "throttled_ms", "%ld", t.delayed_us / 1000);
+	if (lost)
+		mglru_metric(ctx, "trace_lost", "%ld", lost);
+	if (oom_kill)
+		ksft_print_msg("%s: dd OOM-killed after %lld MiB (reported, not judged)\n",
+			       ctx->test, (long long)st.st_size >> 20);
 
-	if (mglru_check(ctx, done == 1, "dd still running after %lu s",
+	if (mglru_check(ctx, lost >= 0, "cannot read the trace") &&
+	    mglru_check(ctx, done == 1, "dd still running after %lu s",
 			cfg.timeout_s * ctx->slow) &&
-	    mglru_check(ctx, !oom_kill, "dd OOM-killed (%ld kills)", oom_kill) &&
-	    mglru_check(ctx, completed, "dd failed (status 0x%x)", status) &&
+	    mglru_check(ctx, completed || oom_kill,
+			"dd failed, not OOM-killed (status 0x%x)", status) &&
 	    mglru_check(ctx, max_fill * 100 >= (long)(cfg.min_fill_pct * setup.memcg_max),
 			"precondition not met: dirty and writeback folios filled %ld %% of the memcg, below %lu %%",
-			max_fill * 100 / setup.memcg_max, cfg.min_fill_pct))
+			max_fill * 100 / setup.memcg_max, cfg.min_fill_pct) &&
+	    mglru_check(ctx, t.writeback >= (long)cfg.min_throttles,
+			"reclaim throttled dd on writeback %ld times, fewer than %lu (%ld throttles for other reasons)",
+			t.writeback, cfg.min_throttles, t.other))
 		return KSFT_PASS;
 	return KSFT_FAIL;
 }
@@ -152,7 +229,7 @@ static int configure(void)
 	setup.fs_free = 2 * setup.memcg_max;
 	return setup.data_size < SZ_1M || !cfg.timeout_s || !cfg.delay_ms ||
 	       cfg.dirty_ratio > 100 || cfg.dirty_bg_ratio > 100 ||
-	       cfg.min_fill_pct > 100 ? -1 : 0;
+	       cfg.min_fill_pct > 100 || !cfg.min_throttles ? -1 : 0;
 }
 
 static void describe(void)
@@ -161,6 +238,8 @@ static void describe(void)
 		       cfg.delay_ms);
 	ksft_print_msg("vm.dirty_ratio %lu, background %lu (0: unchanged)\n",
 		       cfg.dirty_ratio, cfg.dirty_bg_ratio);
+	ksft_print_msg("verdict: dd throttled on writeback %lu times at least\n",
+		       cfg.min_throttles);
 }
 
 static const struct mglru_scenario scenario = {

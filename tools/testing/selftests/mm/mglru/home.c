@@ -7,6 +7,7 @@
  *   boot <boot_id>
  *   knob <path> <earlier value>
  *   zram <id>
+ *   trace <tracefs instance>
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -142,6 +143,14 @@ int mglru_state_zram(int id)
 	return state_write(line, O_APPEND);
 }
 
+int mglru_state_trace(const char *name)
+{
+	char line[MGLRU_PATH_LEN];
+
+	snprintf(line, sizeof(line), "trace %s\n", name);
+	return state_write(line, O_APPEND);
+}
+
 /* @dev, /dev/loopN or major:minor, is a loop device backed by MGLRU_DISK. */
 bool mglru_own_loop(const char *dev)
 {
@@ -244,6 +253,13 @@ static const char *undo_line(const char *line, bool report)
 			return "not a zram device";
 		mglru_zram_teardown(id);
 		return NULL;
+	}
+	if (sscanf(line, "trace %255s%c", path, &end) == 1) {
+		why = mglru_trace_refusal(path);
+		if (!why && mglru_trace_remove(path) && report)
+			ksft_print_msg("cleanup: tracefs instance %s removed\n",
+				       path);
+		return why;
 	}
 	if (sscanf(line, "knob %255s %127s%c", path, val, &end) != 2)
 		return "not a state line";

@@ -28,6 +28,7 @@
 #define MGLRU_DISK	MGLRU_TMPFS "/disk.img"	/* the loop device's file */
 #define MGLRU_MNT	MGLRU_SCRATCH "/mnt"	/* the ext4 on it */
 #define MGLRU_DEBUGFS	MGLRU_SCRATCH "/debugfs"
+#define MGLRU_TRACEFS	MGLRU_SCRATCH "/tracefs"
 /* the parent memcg below the cgroup v2 root, and the dm target */
 #define MGLRU_NAME	"mglru_selftest"
 
@@ -120,6 +121,7 @@ int mglru_memcg_remove(bool report);
 int mglru_home_init(unsigned int lock_timeout_s);
 int mglru_state_create(void);
 int mglru_state_zram(int id);
+int mglru_state_trace(const char *name);
 int mglru_write_restore(const char *path, const char *val);
 int mglru_state_undo(bool report);
 bool mglru_own_loop(const char *dev);
@@ -132,5 +134,12 @@ int mglru_bdev_setup(struct mglru_ctx *ctx, const struct mglru_setup *setup,
 		     unsigned long size);
 int mglru_zram_swap_setup(unsigned long size);
 int mglru_bdev_teardown(bool report);
+
+/* trace.c: trace events of one task, in a tracefs instance of the run's */
+int mglru_trace_open(const char *event);
+int mglru_trace_pid(const char *event, pid_t pid);
+long mglru_trace_read(void (*fn)(const char *line, void *arg), void *arg);
+const char *mglru_trace_refusal(const char *name);
+int mglru_trace_remove(const char *name);
 
 #endif /* __MGLRU_H */
