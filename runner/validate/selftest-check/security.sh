@@ -52,6 +52,10 @@ mount -t tmpfs mglru_victim "$work/mnt"
 truncate -s 16M "$work/img"
 vloop=$(losetup --find --show "$work/img")
 dmsetup create mglru_victim --table "0 32768 linear $vloop 0"
+# tracefs instances: another's, and one of the tests' fixed name without
+# the random suffix that marks a run's own
+mountpoint -q "$tfs" || mount -t tracefs tracefs "$tfs"
+mkdir "$tfs/instances/mglru_victim" "$tfs/instances/mglru_selftest"
 for f in victim victim2 victim3 fake.journal; do
 	echo intact >"$work/$f"
 done
@@ -78,6 +82,8 @@ intact()
 	done
 	[ -d "$work/victimdir" ]
 	ok $? "$1: the victim directory there"
+	[ -d "$tfs/instances/mglru_victim" ] && [ -d "$tfs/instances/mglru_selftest" ]
+	ok $? "$1: the victim tracefs instances there"
 }
 
 # shellcheck disable=SC2317 # (called by the trap)
@@ -87,6 +93,7 @@ cleanup()
 	sleep 0.5
 	rmdir /sys/fs/cgroup/mglru_victim 2>/dev/null
 	dmsetup remove mglru_victim 2>/dev/null
+	rmdir "$tfs/instances/mglru_victim" "$tfs/instances/mglru_selftest" 2>/dev/null
 	dmsetup table mglru_selftest 2>/dev/null | grep -q ' 100$' &&
 		dmsetup remove mglru_selftest
 	[ -n "$vloop2" ] && losetup -d "$vloop2" 2>/dev/null
@@ -153,13 +160,16 @@ zram 99999
 zram 0 2
 swap /dev/zram0
 dm mglru_victim
+trace mglru_victim
+trace mglru_selftest
+trace ../../instances/mglru_selftest-0123456789abcdef
 EOF
 chmod 0600 "$state"
 "./$test" -C >"$work/sweep2" 2>&1
 grep '^#' "$work/sweep2" | head -n 20
 refused=$(grep -c "cleanup: refused $state line" "$work/sweep2")
-[ "$refused" -eq 10 ]
-ok $? "10 of 10 state lines outside the rules refused ($refused)"
+[ "$refused" -eq 13 ]
+ok $? "13 of 13 state lines outside the rules refused ($refused)"
 grep -q "refused $state line 4: not the run's loop device" "$work/sweep2"
 ok $? "the victim loop device's read_ahead_kb refused: not the run's"
 printf 'boot 00000000-0000-0000-0000-000000000000\nknob /proc/sys/vm/swappiness 7\n' >"$state"

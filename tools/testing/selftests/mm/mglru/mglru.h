@@ -122,6 +122,7 @@ int mglru_home_init(unsigned int lock_timeout_s);
 int mglru_state_create(void);
 int mglru_state_zram(int id);
 int mglru_state_trace(const char *name);
+const char *mglru_tracefs(void);
 int mglru_write_restore(const char *path, const char *val);
 int mglru_state_undo(bool report);
 bool mglru_own_loop(const char *dev);
@@ -139,7 +140,5 @@ int mglru_bdev_teardown(bool report);
 int mglru_trace_open(const char *event);
 int mglru_trace_pid(const char *event, pid_t pid);
 long mglru_trace_read(void (*fn)(const char *line, void *arg), void *arg);
-const char *mglru_trace_refusal(const char *name);
-int mglru_trace_remove(const char *name);
 
 #endif /* __MGLRU_H */

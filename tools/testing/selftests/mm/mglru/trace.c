@@ -18,65 +18,24 @@
 #include <sys/mount.h>
 #include <sys/random.h>
 #include <sys/stat.h>
-#include <sys/vfs.h>
 
 #include "mglru.h"
 
-#ifndef TRACEFS_MAGIC
-#define TRACEFS_MAGIC	0x74726163
-#endif
-#define TRACEFS		"/sys/kernel/tracing"
 #define NAME_LEN	(sizeof(MGLRU_NAME) + 17)
 
 static char instance[MGLRU_PATH_LEN];	/* the run's, once made */
 
-static bool is_tracefs(const char *dir)
+/* the system's tracefs, or one mounted in the scratch directory */
+static const char *tracefs_mount(void)
 {
-	struct statfs sfs;
+	const char *fs = mglru_tracefs();
 
-	return !statfs(dir, &sfs) && sfs.f_type == TRACEFS_MAGIC;
-}
-
-/* the tracefs mount to use, mounting it in the scratch directory if need be */
-static const char *tracefs(bool mount_it)
-{
-	if (is_tracefs(TRACEFS))
-		return TRACEFS;
-	if (!mglru_scratch_refusal() && is_tracefs(MGLRU_TRACEFS))
-		return MGLRU_TRACEFS;
-	if (!mount_it || mglru_scratch_refusal() ||
+	if (fs || mglru_scratch_refusal() ||
 	    (mkdir(MGLRU_TRACEFS, 0700) && errno != EEXIST) ||
 	    mount("tracefs", MGLRU_TRACEFS, "tracefs",
 		  MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL))
-		return NULL;
+		return fs;
 	return MGLRU_TRACEFS;
-}
-
-/* NULL if @name is one the run makes, MGLRU_NAME-<16 hex digits> */
-const char *mglru_trace_refusal(const char *name)
-{
-	size_t len = strlen(MGLRU_NAME);
-
-	if (strncmp(name, MGLRU_NAME "-", len + 1) ||
-	    strspn(name + len + 1, "0123456789abcdef") != 16 || name[len + 17])
-		return "not an instance the tests make";
-	return NULL;
-}
-
-/* Remove the instance @name the undo of a killed run found; 1 if it was. */
-int mglru_trace_remove(const char *name)
-{
-	const char *fs = tracefs(false);
-	char path[MGLRU_PATH_LEN];
-
-	if (!fs || mglru_trace_refusal(name))
-		return 0;
-	snprintf(path, sizeof(path), "%s/instances/%s", fs, name);
-	if (!rmdir(path))
-		return 1;
-	if (errno != ENOENT)
-		ksft_print_msg("cleanup: rmdir %s: %s\n", path, strerror(errno));
-	return 0;
 }
 
 static int instance_write(const char *file, const char *val)
@@ -98,12 +57,11 @@ static int instance_write(const char *file, const char *val)
 int mglru_trace_open(const char *event)
 {
 	char name[NAME_LEN], path[MGLRU_PATH_LEN];
-	const char *fs = tracefs(true);
+	const char *fs = tracefs_mount();
 	unsigned long long rnd;
 
 	if (!fs)
-		return mglru_skip("tracefs not available (CONFIG_FTRACE=n?): %s",
-				  strerror(errno));
+		return mglru_skip("tracefs not available (CONFIG_FTRACE=n?)");
 	snprintf(path, sizeof(path), "%s/events/%s/enable", fs, event);
 	if (access(path, F_OK))
 		return mglru_skip("trace event %s not available (CONFIG_EVENT_TRACING=n?)",
