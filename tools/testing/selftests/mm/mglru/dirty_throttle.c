@@ -7,12 +7,12 @@
  * until writeback makes progress, instead of scanning on to the OOM killer.
  *
  * The verdict is that mechanism: dd itself was throttled on writeback
- * (vmscan:mm_vmscan_throttled, reason CONGESTED or WRITEBACK, traced for
- * dd's pid alone in a tracefs instance of the run's own) at least -T
- * times. A kernel without writeback feedback to reclaim never throttles
- * dd so. Whether dd is OOM-killed is reported, not judged: how long a
- * memcg waits for its writeback is counted in jiffies, and a stock kernel
- * is killed now and then at HZ=1000 (see the suite's
+ * (vmscan:mm_vmscan_throttled, reason CONGESTED or WRITEBACK, sampled for
+ * dd's pid alone through perf events, trace.c) at least -T times. A
+ * kernel without writeback feedback to reclaim never throttles dd so.
+ * Whether dd is OOM-killed is reported, not judged: how long a memcg waits
+ * for its writeback is counted in jiffies, and a stock kernel is killed
+ * now and then at HZ=1000 (see the suite's
  * doc/memcg-dirty-oom-and-the-tick.rst).
  *
  * vm.dirty_ratio and vm.dirty_background_ratio are raised for the run (and
@@ -97,29 +97,26 @@ static int set_knob(const char *path, unsigned long val)
 	return mglru_write_restore(path, buf);
 }
 
+#define EVENT_WRITEBACK	(1 << 0)	/* the event's reason: 1 << enum */
+#define EVENT_CONGESTED	(1 << 3)
+
 /* dd's throttles: on writeback (the verdict's), for other reasons */
-struct throttles {
+static struct {
+	int reason_off, delayed_off;	/* the fields' offsets */
 	long writeback, other, delayed_us;
-};
+} t;
 
-static void count_throttle(const char *line, void *arg)
+static void count_throttle(const char *raw, void *unused)
 {
-	struct throttles *t = arg;
-	const char *p = strstr(line, " mm_vmscan_throttled: ");
-	int delayed = 0;
+	int reason, delayed;
 
-	if (!p)
-		return;
-	/* "usect_delayed": the event's own spelling */
-	p = strstr(p, " usect_delayed=");
-	if (p)
-		delayed = atoi(p + 15);
-	t->delayed_us += delayed > 0 ? delayed : 0;
-	if (strstr(line, " reason=VMSCAN_THROTTLE_CONGESTED") ||
-	    strstr(line, " reason=VMSCAN_THROTTLE_WRITEBACK"))
-		t->writeback++;
+	memcpy(&reason, raw + t.reason_off, sizeof(reason));
+	memcpy(&delayed, raw + t.delayed_off, sizeof(delayed));
+	t.delayed_us += delayed > 0 ? delayed : 0;
+	if (reason & (EVENT_WRITEBACK | EVENT_CONGESTED))
+		t.writeback++;
 	else
-		t->other++;
+		t.other++;
 }
 
 /* dd, held until it is traced: it waits for *go before its exec */
@@ -142,17 +139,13 @@ static int exec_dd(void *unused)
 static int run(struct mglru_ctx *ctx)
 {
 	char path[MGLRU_PATH_LEN + 8];
-	long dirty, max_fill = 0, oom_kill, lost;
-	struct throttles t = { 0 };
+	long dirty, max_fill = 0, oom_kill, lost = 0;
 	struct stat st = { 0 };
 	double start, secs;
 	int ret, status = 0, done;
 	bool completed;
 	pid_t dd;
 
-	ret = mglru_trace_open(EVENT);
-	if (ret)
-		return ret;
 	go = mglru_shared_alloc(sizeof(*go));
 	if (!go ||
 	    set_knob("/proc/sys/vm/dirty_ratio", cfg.dirty_ratio) ||
@@ -164,9 +157,16 @@ static int run(struct mglru_ctx *ctx)
 	dd = mglru_spawn(ctx->cg, exec_dd, NULL);
 	if (dd < 0)
 		return -1;
-	if (mglru_trace_pid(EVENT, dd)) {
+	ret = mglru_trace_open(EVENT, dd);
+	t.reason_off = mglru_trace_field("reason");
+	t.delayed_off = mglru_trace_field("usec_delayed");
+	if (!ret && (t.reason_off < 0 || t.delayed_off < 0)) {
+		ksft_print_msg("%s: no reason or usec_delayed field\n", EVENT);
+		ret = -1;
+	}
+	if (ret) {
 		mglru_kill(dd);
-		return -1;
+		return ret;
 	}
 	start = mglru_now();
 	__atomic_store_n(go, 1, __ATOMIC_RELEASE);
@@ -176,13 +176,18 @@ static int run(struct mglru_ctx *ctx)
 			mglru_memcg_stat(ctx->cg, "file_writeback");
 		if (dirty > max_fill)
 			max_fill = dirty;
+		lost += mglru_trace_read(count_throttle, NULL);
 	} while (!done && mglru_now() - start < cfg.timeout_s * ctx->slow);
 	secs = mglru_now() - start;
 	oom_kill = mglru_memcg_event(ctx->cg, "oom_kill");
 	completed = done == 1 && WIFEXITED(status) && !WEXITSTATUS(status);
 	/* how far dd got, whether or not it was killed */
 	stat(path, &st);
-	lost = mglru_trace_read(count_throttle, &t);
+	lost += mglru_trace_read(count_throttle, NULL);
+	/* dd gone before its events: their removal patches its code path */
+	if (!done)
+		mglru_kill(dd);
+	mglru_trace_close();
 
 	mglru_metric(ctx, "duration_s", "%.1f", secs);
 	mglru_metric(ctx, "oom_kill", "%ld", oom_kill);
@@ -203,8 +208,7 @@ static int run(struct mglru_ctx *ctx)
 		ksft_print_msg("%s: dd OOM-killed after %lld MiB (reported, not judged)\n",
 			       ctx->test, (long long)st.st_size >> 20);
 
-	if (mglru_check(ctx, lost >= 0, "cannot read the trace") &&
-	    mglru_check(ctx, done == 1, "dd still running after %lu s",
+	if (mglru_check(ctx, done == 1, "dd still running after %lu s",
 			cfg.timeout_s * ctx->slow) &&
 	    mglru_check(ctx, completed || oom_kill,
 			"dd failed, not OOM-killed (status 0x%x)", status) &&

@@ -7,7 +7,6 @@
  *   boot <boot_id>
  *   knob <path> <earlier value>
  *   zram <id>
- *   trace <tracefs instance>
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -18,16 +17,11 @@
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/swap.h>
-#include <sys/vfs.h>
 
 #include "mglru.h"
 
 #define LOCK		MGLRU_HOME "/lock"
 #define BOOT_ID		"/proc/sys/kernel/random/boot_id"
-#define TRACEFS		"/sys/kernel/tracing"
-#ifndef TRACEFS_MAGIC
-#define TRACEFS_MAGIC	0x74726163
-#endif
 
 /* the knobs a test may write, besides its own loop device's read-ahead */
 static const char * const knobs[] = {
@@ -148,14 +142,6 @@ int mglru_state_zram(int id)
 	return state_write(line, O_APPEND);
 }
 
-int mglru_state_trace(const char *name)
-{
-	char line[MGLRU_PATH_LEN];
-
-	snprintf(line, sizeof(line), "trace %s\n", name);
-	return state_write(line, O_APPEND);
-}
-
 /* @dev, /dev/loopN or major:minor, is a loop device backed by MGLRU_DISK. */
 bool mglru_own_loop(const char *dev)
 {
@@ -194,50 +180,6 @@ const char *mglru_scratch_refusal(void)
 	if (S_ISLNK(st.st_mode))
 		return "a symlink";
 	return S_ISDIR(st.st_mode) && !st.st_uid ? NULL : "not root's directory";
-}
-
-static bool is_tracefs(const char *dir)
-{
-	struct statfs sfs;
-
-	return !statfs(dir, &sfs) && sfs.f_type == TRACEFS_MAGIC;
-}
-
-/* the system's tracefs mount, or the run's own in MGLRU_SCRATCH, or NULL */
-const char *mglru_tracefs(void)
-{
-	if (is_tracefs(TRACEFS))
-		return TRACEFS;
-	if (!mglru_scratch_refusal() && is_tracefs(MGLRU_TRACEFS))
-		return MGLRU_TRACEFS;
-	return NULL;
-}
-
-/* NULL if @name is a tracefs instance a run makes (trace.c), else why not */
-static const char *trace_refusal(const char *name)
-{
-	size_t len = strlen(MGLRU_NAME);
-
-	if (strncmp(name, MGLRU_NAME "-", len + 1) ||
-	    strspn(name + len + 1, "0123456789abcdef") != 16 || name[len + 17])
-		return "not an instance the tests make";
-	return NULL;
-}
-
-/* Remove the run's tracefs instance @name; true if it was there. */
-static bool trace_remove(const char *name)
-{
-	const char *fs = mglru_tracefs();
-	char path[MGLRU_PATH_LEN * 2];
-
-	if (!fs)
-		return false;
-	snprintf(path, sizeof(path), "%s/instances/%s", fs, name);
-	if (!rmdir(path))
-		return true;
-	if (errno != ENOENT)
-		ksft_print_msg("cleanup: rmdir %s: %s\n", path, strerror(errno));
-	return false;
 }
 
 /* NULL if the knob @path may be set back to @val, else why not */
@@ -302,13 +244,6 @@ static const char *undo_line(const char *line, bool report)
 			return "not a zram device";
 		mglru_zram_teardown(id);
 		return NULL;
-	}
-	if (sscanf(line, "trace %255s%c", path, &end) == 1) {
-		why = trace_refusal(path);
-		if (!why && trace_remove(path) && report)
-			ksft_print_msg("cleanup: tracefs instance %s removed\n",
-				       path);
-		return why;
 	}
 	if (sscanf(line, "knob %255s %127s%c", path, val, &end) != 2)
 		return "not a state line";

@@ -121,8 +121,6 @@ int mglru_memcg_remove(bool report);
 int mglru_home_init(unsigned int lock_timeout_s);
 int mglru_state_create(void);
 int mglru_state_zram(int id);
-int mglru_state_trace(const char *name);
-const char *mglru_tracefs(void);
 int mglru_write_restore(const char *path, const char *val);
 int mglru_state_undo(bool report);
 bool mglru_own_loop(const char *dev);
@@ -136,9 +134,10 @@ int mglru_bdev_setup(struct mglru_ctx *ctx, const struct mglru_setup *setup,
 int mglru_zram_swap_setup(unsigned long size);
 int mglru_bdev_teardown(bool report);
 
-/* trace.c: trace events of one task, in a tracefs instance of the run's */
-int mglru_trace_open(const char *event);
-int mglru_trace_pid(const char *event, pid_t pid);
-long mglru_trace_read(void (*fn)(const char *line, void *arg), void *arg);
+/* trace.c: the samples of one trace event for one task (perf events) */
+int mglru_trace_open(const char *event, pid_t pid);
+int mglru_trace_field(const char *name);
+long mglru_trace_read(void (*fn)(const char *raw, void *arg), void *arg);
+void mglru_trace_close(void);
 
 #endif /* __MGLRU_H */

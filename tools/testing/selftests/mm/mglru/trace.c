@@ -1,13 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Trace events of one task, in a tracefs instance of the run's own: the
- * global buffer, its events, filters, set_event_pid, tracing_on and every
- * other instance are never written, so a tracing setup someone else is
- * using stays as it is. The instance's name, MGLRU_NAME and a random
- * suffix, goes to the state file before the instance is made: the undo of
- * a killed run removes what the run made and nothing of the same fixed
- * name. Where tracefs is not mounted, it is mounted in the scratch
- * directory for the run alone (the storage's teardown unmounts it).
+ * The records of one trace event for one task, through perf_event_open():
+ * an event on each CPU, filtered on the task's pid, each with a ring
+ * buffer of raw samples. Nothing of tracefs is written, so a tracing setup
+ * someone else is using stays as it is, and nothing outlives the run: the
+ * events go with their file descriptors, however the run ends.
+ *
+ * Per-CPU events, not one bound to the task: a task-bound perf event turns
+ * on the scheduler's perf hooks, and live patching of such hot code has
+ * crashed QEMU TCG guests (an INT3 seen after its patch was done), while
+ * the event's own call site runs only when the task is traced.
+ *
+ * tracefs is only read, for the event's id and format; where it is not
+ * mounted, it is mounted in the scratch directory for the run alone (the
+ * storage's teardown unmounts it).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -15,109 +21,161 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <linux/perf_event.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/mount.h>
-#include <sys/random.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/vfs.h>
 
 #include "mglru.h"
 
-#define NAME_LEN	(sizeof(MGLRU_NAME) + 17)
+#ifndef TRACEFS_MAGIC
+#define TRACEFS_MAGIC	0x74726163
+#endif
+#define MAX_CPUS	1024
+#define RING_PAGES	16	/* drained every 0.1 s: room for seconds */
 
-static char instance[MGLRU_PATH_LEN];	/* the run's, once made */
+static struct {
+	char dir[MGLRU_PATH_LEN];	/* tracefs events/<system>/<name> */
+	int nr, fd[MAX_CPUS];
+	struct perf_event_mmap_page *ring[MAX_CPUS];
+	size_t page;
+} tp;
 
-/* the system's tracefs, or one mounted in the scratch directory */
-static const char *tracefs_mount(void)
+static bool is_tracefs(const char *dir)
 {
-	const char *fs = mglru_tracefs();
+	struct statfs sfs;
 
-	if (fs || mglru_scratch_refusal() ||
-	    (mkdir(MGLRU_TRACEFS, 0700) && errno != EEXIST) ||
+	return !statfs(dir, &sfs) && sfs.f_type == TRACEFS_MAGIC;
+}
+
+/* the system's tracefs, else one mounted in the scratch directory */
+static const char *tracefs(void)
+{
+	if (is_tracefs("/sys/kernel/tracing"))
+		return "/sys/kernel/tracing";
+	if (mglru_scratch_refusal() ||
+	    (mkdir(MGLRU_TRACEFS, 0700) && errno != EEXIST))
+		return NULL;
+	if (!is_tracefs(MGLRU_TRACEFS) &&
 	    mount("tracefs", MGLRU_TRACEFS, "tracefs",
-		  MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL))
-		return fs;
+		  MS_NOSUID | MS_NODEV | MS_NOEXEC | MS_RDONLY, NULL))
+		return NULL;
 	return MGLRU_TRACEFS;
 }
 
-static int instance_write(const char *file, const char *val)
+/* the offset of the field @name in the event's raw record, or -1 */
+int mglru_trace_field(const char *name)
 {
-	char path[MGLRU_PATH_LEN * 2];
+	char path[MGLRU_PATH_LEN + 8], line[256], key[64];
+	int off = -1;
+	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/%s", instance, file);
-	if (!mglru_write(path, val))
-		return 0;
-	ksft_print_msg("write %s to %s: %s\n", val, path, strerror(errno));
-	return -1;
+	snprintf(path, sizeof(path), "%s/format", tp.dir);
+	snprintf(key, sizeof(key), " %s;", name);
+	f = fopen(path, "re");
+	while (f && off < 0 && fgets(line, sizeof(line), f))
+		if (strstr(line, "field:") && strstr(line, key))
+			sscanf(strstr(line, "offset:"), "offset:%d", &off);
+	if (f)
+		fclose(f);
+	return off;
 }
 
 /*
- * The run's instance, with the event @event ("<system>/<name>") ready to be
- * enabled for one task (mglru_trace_pid()): 0, -1, or KSFT_SKIP where the
- * kernel has no tracefs or no such event.
+ * Sample every @event ("<system>/<name>") of the task @pid from now on:
+ * 0, -1, or KSFT_SKIP where the kernel has no perf events, no tracefs or
+ * no such event.
  */
-int mglru_trace_open(const char *event)
+int mglru_trace_open(const char *event, pid_t pid)
 {
-	char name[NAME_LEN], path[MGLRU_PATH_LEN];
-	const char *fs = tracefs_mount();
-	unsigned long long rnd;
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_TRACEPOINT, .size = sizeof(attr),
+		.sample_period = 1, .sample_type = PERF_SAMPLE_RAW,
+		.disabled = 1,
+	};
+	const char *fs = tracefs();
+	char path[MGLRU_PATH_LEN + 8], id[32], filter[32];
+	int cpu, fd, cpus = sysconf(_SC_NPROCESSORS_CONF);
 
+	if (access("/proc/sys/kernel/perf_event_paranoid", F_OK))
+		return mglru_skip("perf events not available (CONFIG_PERF_EVENTS=n?)");
 	if (!fs)
 		return mglru_skip("tracefs not available (CONFIG_FTRACE=n?)");
-	snprintf(path, sizeof(path), "%s/events/%s/enable", fs, event);
-	if (access(path, F_OK))
+	snprintf(tp.dir, sizeof(tp.dir), "%s/events/%s", fs, event);
+	snprintf(path, sizeof(path), "%s/id", tp.dir);
+	if (mglru_read_str(path, id, sizeof(id)))
 		return mglru_skip("trace event %s not available (CONFIG_EVENT_TRACING=n?)",
 				  event);
-	if (getrandom(&rnd, sizeof(rnd), 0) != sizeof(rnd)) {
-		ksft_print_msg("getrandom: %s\n", strerror(errno));
-		return -1;
+	attr.config = strtoull(id, NULL, 10);
+	snprintf(filter, sizeof(filter), "common_pid == %d", pid);
+	tp.page = sysconf(_SC_PAGESIZE);
+	for (cpu = 0; cpu < cpus && cpu < MAX_CPUS; cpu++) {
+		fd = syscall(__NR_perf_event_open, &attr, -1, cpu, -1,
+			     PERF_FLAG_FD_CLOEXEC);
+		if (fd < 0 && errno == ENODEV)	/* an offline CPU */
+			continue;
+		if (fd < 0 && !tp.nr && errno == ENOENT)
+			return mglru_skip("perf events on trace event %s not available",
+					  event);
+		tp.fd[tp.nr] = fd;
+		tp.ring[tp.nr] = fd < 0 ? MAP_FAILED :
+				 mmap(NULL, (RING_PAGES + 1) * tp.page,
+				      PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+		if (fd < 0 || tp.ring[tp.nr] == MAP_FAILED ||
+		    ioctl(fd, PERF_EVENT_IOC_SET_FILTER, filter) ||
+		    ioctl(fd, PERF_EVENT_IOC_ENABLE, 0)) {
+			ksft_print_msg("perf event %s on CPU %d: %s\n", event,
+				       cpu, strerror(errno));
+			if (fd >= 0)
+				close(fd);
+			return -1;
+		}
+		tp.nr++;
 	}
-	snprintf(name, sizeof(name), "%s-%016llx", MGLRU_NAME, rnd);
-	snprintf(path, sizeof(path), "%s/instances/%s", fs, name);
-	if (mglru_state_trace(name))
-		return -1;
-	if (mkdir(path, 0700)) {
-		ksft_print_msg("tracefs instance %s: %s\n", path, strerror(errno));
-		return -1;
-	}
-	snprintf(instance, sizeof(instance), "%s", path);
 	return 0;
 }
 
-/* Trace @event, from now on, for the task @pid alone. */
-int mglru_trace_pid(const char *event, pid_t pid)
+/*
+ * Call @fn on the raw record of each sample taken since the last call; the
+ * number of samples lost to a full ring buffer.
+ */
+long mglru_trace_read(void (*fn)(const char *raw, void *arg), void *arg)
 {
-	char file[MGLRU_PATH_LEN], val[32];
+	size_t size = RING_PAGES * tp.page;
+	struct perf_event_header hdr;
+	char rec[4096];
+	__u64 head, tail;
+	long lost = 0;
+	int i, n;
 
-	snprintf(val, sizeof(val), "%d", pid);
-	snprintf(file, sizeof(file), "events/%s/enable", event);
-	return instance_write("set_event_pid", val) ?:
-	       instance_write(file, "1");
+	for (i = 0; i < tp.nr; i++) {
+		char *data = (char *)tp.ring[i] + tp.page;
+
+		head = __atomic_load_n(&tp.ring[i]->data_head, __ATOMIC_ACQUIRE);
+		for (tail = tp.ring[i]->data_tail; tail < head; tail += hdr.size) {
+			memcpy(&hdr, data + tail % size, sizeof(hdr));
+			if (hdr.size < sizeof(hdr) || hdr.size > sizeof(rec))
+				break;
+			for (n = 0; n < hdr.size; n++)	/* it may wrap */
+				rec[n] = data[(tail + n) % size];
+			if (hdr.type == PERF_RECORD_SAMPLE)	/* u32 size, raw */
+				fn(rec + sizeof(hdr) + sizeof(__u32), arg);
+			else if (hdr.type == PERF_RECORD_LOST)	/* u64 id, lost */
+				lost += *(__u64 *)(rec + sizeof(hdr) + 8);
+		}
+		__atomic_store_n(&tp.ring[i]->data_tail, head, __ATOMIC_RELEASE);
+	}
+	return lost;
 }
 
-/*
- * Call @fn on each event line of the instance's buffer; the number of
- * events lost to a full buffer, or -1.
- */
-long mglru_trace_read(void (*fn)(const char *line, void *arg), void *arg)
+void mglru_trace_close(void)
 {
-	unsigned long in_buf = 0, written = 0;
-	char path[MGLRU_PATH_LEN * 2], *line = NULL;
-	size_t len = 0;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/trace", instance);
-	f = fopen(path, "re");
-	if (!f) {
-		ksft_print_msg("%s: %s\n", path, strerror(errno));
-		return -1;
+	while (tp.nr--) {
+		munmap(tp.ring[tp.nr], (RING_PAGES + 1) * tp.page);
+		close(tp.fd[tp.nr]);
 	}
-	while (getline(&line, &len, f) > 0) {
-		if (line[0] != '#')
-			fn(line, arg);
-		else
-			sscanf(line, "# entries-in-buffer/entries-written: %lu/%lu",
-			       &in_buf, &written);
-	}
-	free(line);
-	fclose(f);
-	return written > in_buf ? written - in_buf : 0;
+	tp.nr = 0;
 }
