@@ -39,7 +39,8 @@ runs "$tmp/ok3" aging_oom aging_oom_mglru ok ok ok
 runs "$tmp/bad3" aging_oom aging_oom_mglru "not ok" "not ok" "not ok"
 runs "$tmp/split3" aging_oom aging_oom_mglru "not ok" ok "not ok"
 runs "$tmp/split8" aging_oom aging_oom_mglru ok "not ok" ok ok ok ok ok ok
-runs "$tmp/bad5" dirty_throttle dirty_throttle_mglru "not ok" "not ok" "not ok" "not ok" "not ok"
+runs "$tmp/bad5" readahead_refault readahead_refault_classic "not ok" "not ok" "not ok" "not ok" "not ok"
+runs "$tmp/split3c" readahead_refault readahead_refault_classic "not ok" ok "not ok"
 
 v=runner/export/bisect_verdict.py
 expect_rc 0 "a passing run is good" python3 $v $fx/pass readahead_refault mglru 1
@@ -49,8 +50,8 @@ grep -q "a wrong verdict at REPEAT=3: 1.7%" "$tmp/out" ||
 	{ echo "FAIL the step's chance of a wrong verdict: not 1.7% at REPEAT=3"; rc=1; }
 expect_rc 125 "2 of 3 runs failed: they disagree, refused" python3 $v "$tmp/split3" aging_oom mglru 3
 expect_rc 0 "7 of 8 runs passed: a majority no coin gives" python3 $v "$tmp/split8" aging_oom mglru 8
-expect_rc 125 "2 of 3 runs of a point without a matrix row: refused" python3 $v $fx/repeat dirty_throttle mglru 3
-expect_rc 1 "5 of 5 failing runs of a point without a matrix row: bad" python3 $v "$tmp/bad5" dirty_throttle mglru 5
+expect_rc 125 "2 of 3 runs of a point without a matrix row: refused" python3 $v "$tmp/split3c" readahead_refault classic 3
+expect_rc 1 "5 of 5 failing runs of a point without a matrix row: bad" python3 $v "$tmp/bad5" readahead_refault classic 5
 expect_rc 125 "a failing run of a point without a matrix row: refused" python3 $v $fx/pass readahead_refault classic 1
 expect_rc 125 "1 pass, 2 missing of 3: no majority" python3 $v $fx/pass readahead_refault mglru 3
 expect_rc 125 "a skipped run cannot be tested" python3 $v $fx/skip aging_oom mglru 1
@@ -58,8 +59,8 @@ expect_rc 125 "no run at all (build or boot failed)" python3 $v /nonexistent agi
 expect_rc 128 "bad usage" python3 $v $fx/pass readahead_refault
 expect_rc 0 "REPEAT=3 is enough for a validated point" python3 $v --check aging_oom mglru 3
 expect_rc 128 "REPEAT=2 is too few for a validated point" python3 $v --check aging_oom mglru 2
-expect_rc 128 "REPEAT=4 is too few for a point without a matrix row" python3 $v --check dirty_throttle mglru 4
-expect_rc 0 "REPEAT=5 is enough for a point without a matrix row" python3 $v --check dirty_throttle mglru 5
+expect_rc 128 "REPEAT=4 is too few for a point without a matrix row" python3 $v --check readahead_refault classic 4
+expect_rc 0 "REPEAT=5 is enough for a point without a matrix row" python3 $v --check readahead_refault classic 5
 
 kdir=$tmp/linux
 mkdir -p "$kdir/mm"
