@@ -185,11 +185,11 @@ fi
 # an unknown test in runner/selftests.txt is an error that names it
 mkdir "$tmp/suite"
 cp -r runner "$tmp/suite/"
-sed -i 's/dd_completed:fisher/dd_completed:ttest/' "$tmp/suite/runner/selftests.txt"
+sed -i 's/oom_kill:fisher/oom_kill:ttest/' "$tmp/suite/runner/selftests.txt"
 expect_rc 1 "compare: an unknown test in runner/selftests.txt is an error" \
 	"$py" "$tmp/suite/runner/validate/compare.py" --no-svg "$tmp/a" "$tmp/b"
-grep -q '^mglru: error: .*selftests.txt:[0-9]*: dd_completed:ttest: expected <metric>:<test>' \
-	"$tmp/out" || { echo "FAIL: no error naming dd_completed:ttest"; rc=1; }
+grep -q '^mglru: error: .*selftests.txt:[0-9]*: oom_kill:ttest: expected <metric>:<test>' \
+	"$tmp/out" || { echo "FAIL: no error naming oom_kill:ttest"; rc=1; }
 
 # the verdicts and exit codes: swappiness_sweep mglru passes in B, fails in A;
 # a run against itself differs in nothing

@@ -141,8 +141,11 @@ split()
 		case " ${library[*]} " in *" ${f##*/} "*) continue ;; esac
 		p=$(adding "$f")
 		[ "$(wc -w <<<"$p")" -eq 1 ] || { echo "$f: added by ${p:-no patch}"; ret=1; continue; }
+		# the suites and programs the patch adds: its new files, the
+		# library's (which may come with their first user) aside
 		n=$(awk -v s="^[+][+][+] b/(lib/tests/mglru_|$selftests/[a-z_]*[.]c)" \
-			'prev == "--- /dev/null" && $0 ~ s { n++ } { prev = $0 } END { print n + 0 }' "$p")
+			'prev == "--- /dev/null" && $0 ~ s { print $2 } { prev = $0 }' "$p" |
+			sed 's,.*/,,' | grep -cvxF -f <(printf '%s\n' "${library[@]}"))
 		[ "$n" -eq 1 ] || { echo "${p##*/}: $n suites or programs"; ret=1; }
 	done
 	for p in "${patches[@]}"; do

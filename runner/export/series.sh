@@ -247,7 +247,7 @@ series()
 	mkdir -p "$MGLRU_SELFTESTS"
 	rsync -a --exclude '*.c' "$sel/" "$MGLRU_SELFTESTS/" || exit 1
 	cp "$sel/util.c" "$sel/memcg.c" "$MGLRU_SELFTESTS/" || exit 1
-	sed -e '/^TEST_GEN_PROGS\(_EXTENDED\)\? += /d' -e '/^MGLRU_LIB :=/s/ main\.c home\.c bdev\.c$//' \
+	sed -e '/^TEST_GEN_PROGS\(_EXTENDED\)\? += /d' -e '/^MGLRU_LIB :=/s/ main\.c home\.c bdev\.c trace\.c$//' \
 		"$sel/Makefile" >"$mk"
 	sed -i 's|^TARGETS += mm$|&\nTARGETS += mm/mglru|' tools/testing/selftests/Makefile
 	grep -q '^TARGETS += mm/mglru$' tools/testing/selftests/Makefile ||
@@ -255,13 +255,17 @@ series()
 	maintainers_add "$MGLRU_SELFTESTS/"
 	commit 04-selftests-library.txt
 	cp "$sel/main.c" "$sel/home.c" "$sel/bdev.c" "$MGLRU_SELFTESTS/" || exit 1
-	grep -v '^TEST_GEN_PROGS\(_EXTENDED\)\? += ' "$sel/Makefile" >"$mk"
+	grep -v '^TEST_GEN_PROGS\(_EXTENDED\)\? += ' "$sel/Makefile" |
+		sed '/^MGLRU_LIB :=/s/ trace\.c$//' >"$mk"
 	commit 05-selftests-run.txt
 	for i in "${!progs[@]}"; do
 		cp "$sel/${progs[i]}.c" "$MGLRU_SELFTESTS/" || exit 1
+		# trace.c comes with its user
+		[ "${progs[i]}" != dirty_throttle ] || cp "$sel/trace.c" "$MGLRU_SELFTESTS/" || exit 1
 		# the Makefile without the lines of the programs still to come
 		grep -vxE "TEST_GEN_PROGS(_EXTENDED)? \+= ($(IFS='|'; echo "${progs[*]:i+1}"))" \
 			"$sel/Makefile" >"$mk"
+		[ -f "$MGLRU_SELFTESTS/trace.c" ] || sed -i '/^MGLRU_LIB :=/s/ trace\.c$//' "$mk"
 		commit "$(printf '%02d-%s.txt' $((i + 6)) "${progs[i]//_/-}")"
 	done
 	diff -r "$sel" "$MGLRU_SELFTESTS" >/dev/null ||

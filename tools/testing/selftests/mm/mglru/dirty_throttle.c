@@ -97,8 +97,9 @@ static int set_knob(const char *path, unsigned long val)
 	return mglru_write_restore(path, buf);
 }
 
-#define EVENT_WRITEBACK	(1 << 0)	/* the event's reason: 1 << enum */
-#define EVENT_CONGESTED	(1 << 3)
+/* the event's reason is 1 << enum vmscan_throttle_state */
+#define EVENT_WRITEBACK	0x1
+#define EVENT_CONGESTED	0x8
 
 /* dd's throttles: on writeback (the verdict's), for other reasons */
 static struct {
