@@ -22,9 +22,7 @@
  * Precondition: dirty plus writeback folios filled half the memcg at least.
  */
 #define _GNU_SOURCE
-#include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
@@ -131,10 +129,7 @@ static int exec_dd(void *unused)
 {
 	while (!__atomic_load_n(go, __ATOMIC_ACQUIRE))
 		mglru_sleep_ms(1);
-	dup2(2, 1);
-	execvp("dd", (char * const *)dd_argv);
-	fprintf(stderr, "exec dd: %s\n", strerror(errno));
-	return 127;
+	return mglru_exec_argv((void *)dd_argv);
 }
 
 static int run(struct mglru_ctx *ctx)

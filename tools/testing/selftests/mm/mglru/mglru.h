@@ -105,6 +105,7 @@ __printf(3, 4) bool mglru_check(const struct mglru_ctx *ctx, bool ok,
 int mglru_opt_ulong(const char *arg, void *val);
 int mglru_opt_size(const char *arg, void *val);
 pid_t mglru_spawn(const char *cg, int (*fn)(void *arg), void *arg);
+int mglru_exec_argv(void *argv);
 pid_t mglru_spawn_argv(const char *cg, const char * const *argv);
 int mglru_wait(pid_t pid, int *status, double timeout_s);
 void mglru_kill(pid_t pid);

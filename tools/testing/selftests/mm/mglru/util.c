@@ -235,8 +235,8 @@ pid_t mglru_spawn(const char *cg, int (*fn)(void *arg), void *arg)
 	_exit(fn(arg));
 }
 
-/* the command's stdout goes to stderr: stdout is the KTAP stream */
-static int exec_argv(void *argv)
+/* exec @argv, its stdout to stderr: stdout is the KTAP stream; 127 */
+int mglru_exec_argv(void *argv)
 {
 	dup2(2, 1);
 	execvp(*(char **)argv, argv);
@@ -246,7 +246,7 @@ static int exec_argv(void *argv)
 
 pid_t mglru_spawn_argv(const char *cg, const char * const *argv)
 {
-	return mglru_spawn(cg, exec_argv, (void *)argv);
+	return mglru_spawn(cg, mglru_exec_argv, (void *)argv);
 }
 
 /* 1 if the child exited (@status set), 0 on timeout, -1 on error */
