@@ -3,7 +3,7 @@
 # MGLRU regression suite: the front door. Each target is one script of a
 # job folder of runner/ (runner/README), or tests/; README.rst explains them.
 #
-#   make              KUnit, guest kernel, kselftests and summary
+#   make              KUnit, guest kernel (Debian's binary), kselftests, summary
 #   make check        the project's own tests (what CI runs)
 #   make docs         the docs' tables regenerated from doc/results/
 #
@@ -19,7 +19,8 @@
 #   ACCEL=auto        auto|kvm|tcg: auto uses KVM where kvm_intel or kvm_amd
 #                     serves /dev/kvm, else TCG
 #   JOBS, MEM, CPUS   build jobs, guest memory and vCPUs
-#   HZ=250            the guest kernel's tick: 100, 250 or 1000
+#   HZ=250            the guest kernel's tick: 100, 250 or 1000 (built from
+#                     source; the binary image keeps its own, Debian's 250)
 #   TESTS="a b"       run only these kselftests (see `make list`)
 #   REPEAT=N          run each kselftest N times (detection rates)
 #   LRU_MODE=mglru    run the kselftests in one LRU mode (mglru|classic; -m
@@ -35,6 +36,10 @@
 #   MATRIX_ROWS="t"   `make matrix`: only these rows of expectations/matrix.txt
 #   KILLS=N           `make selftest-check`: the first N kill times per test
 #   CACHE, RESULTS    cache folder, results folder of this run
+#   GUEST=auto        the guest kernel: auto boots the kernel's Debian binary
+#                     image (runner/kernels.txt) where it has one and the run
+#                     asks for no KDIR, VARIANT or HZ; else it is built from
+#                     source; GUEST=source always builds, GUEST=binary insists
 #   GUEST_KERNEL=<f>  a prebuilt guest kernel (bzImage) to boot: no build
 #   LAVA_*            `make lava-jobs`: artifact URL templates and the test
 #                     definition's repository (doc/ci.rst, LAVA)
@@ -43,7 +48,7 @@
 #                     make kselftest results its verdict must agree with
 
 JOBS ?= $(shell nproc)
-export KERNEL KDIR EXPECT ARCH ACCEL JOBS MEM CPUS HZ TESTS REPEAT LRU_MODE KUNIT_ARCH KUNIT_SANITIZE VARIANT CACHE \
+export KERNEL KDIR EXPECT GUEST ARCH ACCEL JOBS MEM CPUS HZ TESTS REPEAT LRU_MODE KUNIT_ARCH KUNIT_SANITIZE VARIANT CACHE \
 	RESULTS MATRIX_ROWS KILLS
 export LAVA_JOBS_DIR LAVA_KERNEL_URL LAVA_ROOTFS_URL LAVA_MODULES_URL \
 	LAVA_TESTDEF_REPO LAVA_TESTDEF_REVISION LAVA_KSELFTEST_DIR LAVA_COMPARE

@@ -122,12 +122,48 @@ pick_accel()
 	echo tcg
 }
 
-# guest_hz: the guest kernel's tick, HZ=100, 250 or 1000 (default below).
+# guest_hz: the guest kernel's tick, HZ=100, 250 or 1000 (default below);
+# the binary image's own tick when the guest is one.
 # The kselftest fragment sets no tick: a CI kernel keeps its own.
 GUEST_HZ_DEFAULT=250
 guest_hz()
 {
+	local hz
+
+	if [ -z "${HZ:-}" ] && [ "$(guest_kind)" = binary ]; then
+		hz=$(sed -n 's/^CONFIG_HZ=//p' "$(image_dir)"/root/usr/lib/modules/*/config \
+			"$(image_dir)"/root/boot/config-* 2>/dev/null | head -n1)
+		echo "${hz:-$GUEST_HZ_DEFAULT}"
+		return
+	fi
 	echo "${HZ:-$GUEST_HZ_DEFAULT}"
+}
+
+# guest_kind: the kernel the guest boots. "prebuilt": GUEST_KERNEL's;
+# "binary": the kernel's Debian binary image (its image column in
+# runner/kernels.txt), the default; "source": the guest kernel built from
+# the source tree, with the suite's config. A binary image is booted only
+# for a kernel of runner/kernels.txt that has one, as shipped: KDIR, a
+# VARIANT (a patched kernel), HZ= (another tick, or the same one built
+# from the same config as the other ticks) and GUEST=source build from
+# source.
+guest_kind()
+{
+	if [ -n "${GUEST_KERNEL:-}" ]; then
+		echo prebuilt
+	elif [ "${GUEST:-auto}" = source ] || [ -n "${KDIR:-}" ] || [ -n "${HZ:-}" ] ||
+	     [ "${VARIANT:-default}" != default ] ||
+	     [ "$(tables kernel-field "$KERNEL" image)" = - ]; then
+		echo source
+	else
+		echo binary
+	fi
+}
+
+# image_dir: where runner/run/fetch-image.sh extracts KERNEL's image.
+image_dir()
+{
+	echo "$CACHE/images/$KERNEL"
 }
 
 # hold_lock NAME: hold $CACHE/locks/NAME.lock until this process exits,
@@ -149,6 +185,65 @@ hold_lock()
 		flock "$fd" || die "cannot lock $CACHE/locks/$1.lock"
 	fi
 	export MGLRU_HELD="${MGLRU_HELD:-} $1"
+}
+
+# debian_download PKG VERSION WHERE: download the Debian package PKG at
+# VERSION into $CACHE/apt/debs/ (once) and print the .deb's path; WHERE
+# ("<archive> <suite>") names the kernel's archive in the errors. apt-get
+# runs with a private configuration under $CACHE/apt (its own sources list,
+# lists, cache and preferences, the suites of runner/kernels.txt), so that
+# the host's apt sources and preferences are neither read nor changed. apt
+# checks the suites' signatures against the Debian archive keyring and the
+# .deb against the signed index. A version the archive does not serve is an
+# error that lists the versions it does.
+debian_download()
+{
+	local pkg=$1 version=$2 where=$3 apt=$CACHE/apt keyring deb
+	local -a apt_opts
+
+	deb=$(find "$apt/debs" -maxdepth 1 -name "${pkg}_${version//:/%3a}_*.deb" 2>/dev/null | head -n1)
+	if [ -n "$deb" ]; then
+		echo "$deb"
+		return 0
+	fi
+	keyring=/usr/share/keyrings/debian-archive-keyring.gpg
+	[ -f "$keyring" ] || die "$keyring missing: install debian-archive-keyring"
+	mkdir -p "$apt/lists/partial" "$apt/cache/archives/partial" "$apt/parts" \
+		"$apt/prefs" "$apt/debs"
+	hold_lock apt
+	tables archives | while read -r a s; do
+		echo "deb [signed-by=$keyring] $a $s main"
+	done >"$apt/sources.list"
+	apt_opts=(-o "Dir::Etc::SourceList=$apt/sources.list"
+		  -o "Dir::Etc::SourceParts=$apt/parts"
+		  -o "Dir::Etc::Preferences=$apt/prefs/none"
+		  -o "Dir::Etc::PreferencesParts=$apt/prefs"
+		  -o "Dir::State::Lists=$apt/lists"
+		  -o "Dir::Cache=$apt/cache"
+		  -o "APT::Sandbox::User=root")
+	served()
+	{
+		apt-cache "${apt_opts[@]}" madison "$pkg" 2>/dev/null |
+			awk -F'|' '{ gsub(/ /, "", $2); print $2 }'
+	}
+	if ! served | grep -qxF "$version"; then
+		note "updating the private apt lists ($apt)"
+		apt-get "${apt_opts[@]}" -qq update >"$apt/update.log" 2>&1 ||
+			die "apt-get update failed for the kernels' suites (log: $apt/update.log)"
+	fi
+	served | grep -qxF "$version" ||
+		die "$pkg $version is not served by $where; it serves: $(served | tr '\n' ' ')(update runner/kernels.txt)"
+	note "downloading $pkg $version"
+	# into a folder of its own, so that an interrupted download is never
+	# taken for a whole package
+	rm -rf "$apt/debs/partial"
+	mkdir -p "$apt/debs/partial"
+	(cd "$apt/debs/partial" && apt-get "${apt_opts[@]}" -qq download "$pkg=$version") \
+		>"$apt/download.log" 2>&1 ||
+		die "apt-get download $pkg=$version failed (log: $apt/download.log)"
+	deb=$(find "$apt/debs/partial" -maxdepth 1 -name "${pkg}_*.deb" | head -n1)
+	[ -n "$deb" ] && mv "$deb" "$apt/debs/" || die "apt-get download left no ${pkg}_*.deb"
+	echo "$apt/debs/${deb##*/}"
 }
 
 # A short name for a tree: KERNEL's name or "kdir-<hash of its path>".
@@ -174,18 +269,37 @@ guest_build_dir()
 	echo "${GUEST_BUILD:-$CACHE/build/$(tree_name)/guest-$ARCH-hz$(guest_hz)}"
 }
 
-# prepare_guest: the guest tree refreshed and its kernel built, or
-# GUEST_KERNEL's image, in the caller's gtree and kernel. A build that
-# fails is recorded in RESULTS, when there is one, for make kcidb.
+# prepare_image: for a binary guest, its image fetched (once; a package
+# that is missing or broken is an error before any slow work) in the
+# caller's kernel. Nothing for the other guests.
+prepare_image()
+{
+	[ "$(guest_kind)" = binary ] || return 0
+	[ -z "${kernel:-}" ] || return 0
+	phase fetch-image "$SUITE_ROOT/runner/run/fetch-image.sh" "$KERNEL" || return 1
+	kernel=$("$SUITE_ROOT/runner/run/fetch-image.sh" "$KERNEL") || return 1
+	note "guest kernel: $kernel (Debian's binary image, not built)"
+}
+
+# prepare_guest: the guest tree refreshed (its kselftests are built from
+# it), and the guest kernel in the caller's kernel: the binary image, or
+# GUEST_KERNEL's, or built. A build that fails is recorded in RESULTS,
+# when there is one, for make kcidb.
 prepare_guest()
 {
 	phase tree-guest "$SUITE_ROOT/runner/run/tree.sh" guest || return 1
 	gtree=$(tree_dir guest)
-	if [ -n "${GUEST_KERNEL:-}" ]; then
+	case $(guest_kind) in
+	prebuilt)
 		kernel=$(realpath "$GUEST_KERNEL")
 		note "guest kernel: $kernel (GUEST_KERNEL, not built)"
 		return 0
-	fi
+		;;
+	binary)
+		prepare_image
+		return
+		;;
+	esac
 	if ! phase build-guest "$SUITE_ROOT/runner/run/guest-kernel.sh" "$gtree"; then
 		[ -z "${RESULTS:-}" ] ||
 			build_failed guest "$LOGDIR/build-guest.log" "$gtree/.mglru-suite"
@@ -194,14 +308,42 @@ prepare_guest()
 	kernel=$(guest_build_dir)/arch/x86/boot/bzImage
 }
 
+# guest_info: key=value lines on the guest kernel, for the results'
+# tree-info (after the tree's own .mglru-suite): which kernel the guest
+# booted, and for a binary image its packages, version and release.
+guest_info()
+{
+	local kind
+
+	kind=$(guest_kind)
+	echo "guest=$kind"
+	[ "$kind" = binary ] || return 0
+	tables kernel-field "$KERNEL" image version | {
+		read -r image version
+		echo "image=$image"
+		echo "image_version=$version"
+	}
+	echo "image_release=$(basename "$(dirname "$kernel")")"
+}
+
+# guest_config: the guest kernel's .config, for the results (none for a
+# GUEST_KERNEL image).
+guest_config()
+{
+	case $(guest_kind) in
+	binary) echo "$(dirname "$kernel")/config" ;;
+	source) echo "$(guest_build_dir)/.config" ;;
+	esac
+}
+
 # expectations_file: the expectations a run is judged by. EXPECT= if
 # given; else the kernel's own (KERNEL, or for KDIR the kernels.txt row
 # whose upstream version is the tree's `make kernelversion`), for the run's
-# VARIANT; else, for a KDIR tree of another version, the default kernel's,
+# VARIANT, or "binary" for its binary image; else, for a KDIR tree of another version, the default kernel's,
 # with a note. Prints nothing when the kernel has no file for VARIANT.
 expectations_file()
 {
-	local name=$KERNEL version row
+	local name=$KERNEL version row variant=${VARIANT:-default}
 
 	if [ -n "${EXPECT:-}" ]; then
 		realpath "$EXPECT"
@@ -214,7 +356,9 @@ expectations_file()
 		[ -n "$row" ] ||
 			note "KDIR's version ${version:-unknown} is no kernel of runner/kernels.txt: judged by $name's expectations (EXPECT= to choose)"
 	fi
-	tables expect-file "$name" "${VARIANT:-default}"
+	# a binary guest has expectations of its own (its config is Debian's)
+	[ "$(guest_kind)" = binary ] && variant=binary
+	tables expect-file "$name" "$variant"
 }
 
 # refresh_tree STAGING TREE: make TREE a copy of STAGING for an incremental
@@ -343,6 +487,23 @@ check_expect()
 {
 	[ -z "${EXPECT:-}" ] || [ -f "$EXPECT" ] || [ "$EXPECT" = /dev/null ] ||
 		die "EXPECT=$EXPECT: no such file"
+}
+
+# GUEST=binary asks for the image and says why there is none
+check_guest()
+{
+	case ${GUEST:-auto} in
+	auto|source) return 0 ;;
+	binary) ;;
+	*) die "GUEST=$GUEST: expected auto, binary or source" ;;
+	esac
+	[ -z "${GUEST_KERNEL:-}" ] || die "GUEST=binary and GUEST_KERNEL: choose one"
+	[ -z "${KDIR:-}" ] || die "GUEST=binary: a KDIR tree has no binary image"
+	[ -z "${HZ:-}" ] || die "GUEST=binary: the image keeps its own tick (no HZ=)"
+	[ "${VARIANT:-default}" = default ] ||
+		die "GUEST=binary: VARIANT=$VARIANT is a patched kernel, built from source"
+	[ "$(tables kernel-field "$KERNEL" image)" != - ] ||
+		die "GUEST=binary: $KERNEL has no binary image in runner/kernels.txt"
 }
 
 check_guest_kernel()

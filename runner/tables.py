@@ -31,7 +31,7 @@ MODES = ('mglru', 'classic')
 KEYWORDS = ('FAIL', 'SKIP', 'FLAKY', 'INFO', 'PASS')
 INCLUDE_DEPTH = 8
 
-Kernel = collections.namedtuple('Kernel', 'name package version archive suite port')
+Kernel = collections.namedtuple('Kernel', 'name package version archive suite port image')
 Selftest = collections.namedtuple('Selftest', 'kill_times stats controls')
 Row = collections.namedtuple('Row', 'test mode bug fixed')
 Expectation = collections.namedtuple('Expectation', 'keyword reason path line')
@@ -63,7 +63,7 @@ def kernels():
     for n, line in _lines(KERNELS):
         cols = line.split()
         if len(cols) != len(Kernel._fields):
-            error(KERNELS, n, 'expected <name> <package> <version> <archive> <suite> <port>')
+            error(KERNELS, n, 'expected <name> <package> <version> <archive> <suite> <port> <image>')
         out[cols[0]] = Kernel(*cols)
     if not out:
         sys.exit(f'mglru: error: {KERNELS}: no kernels')

@@ -46,6 +46,8 @@ esac
 LAVA_CACHE=$CACHE/lava
 PY=/usr/bin/python3
 check_inputs KDIR KERNEL VARIANT TESTS LRU_MODE HZ ACCEL ARCH JOBS MEM CPUS GUEST_KERNEL
+# the job boots the suite's built kernel, as the matrix runs it
+export GUEST=source
 test=${TESTS:-readahead_refault}
 mode=${LRU_MODE:-mglru}
 variant=${VARIANT:-default}

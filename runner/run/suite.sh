@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The suite's main job, one phase per line:
-#   all        KUnit (UML), then the guest kernel and the kselftests, then
+#   all        KUnit (UML), then the guest kernel (Debian's binary image, or
+#              built: lib.sh's guest_kind) and the kselftests, then
 #              the summary against the kernel's expectations;
 #   kunit      KUnit only (KUNIT_ARCH=um|x86_64);
 #   kselftest  the guest kernel and the kselftests only;
@@ -19,7 +20,7 @@ all|kunit|kselftest|vm-shell|selftest-check) ;;
 *) die "suite.sh: unknown job '$what' (all, kunit, kselftest, vm-shell or selftest-check)" ;;
 esac
 # each variable a job uses, before any slow work
-check_inputs KDIR KERNEL EXPECT GUEST_KERNEL HZ ACCEL ARCH JOBS MEM CPUS
+check_inputs KDIR KERNEL EXPECT GUEST_KERNEL GUEST HZ ACCEL ARCH JOBS MEM CPUS
 case $what in
 kunit) check_inputs KUNIT_ARCH KUNIT_SANITIZE ;;
 all) check_inputs KUNIT_ARCH KUNIT_SANITIZE TESTS LRU_MODE REPEAT ;;
@@ -48,6 +49,8 @@ fi
 deps=guest
 [ "$what" = kunit ] && [ "${KUNIT_ARCH:-um}" = um ] && deps=kunit
 phase deps "$SUITE_ROOT/runner/run/deps.sh" $deps || exit 1
+# a binary guest's packages, before KUnit: a missing one is an error now
+[ "$what" = kunit ] || prepare_image || exit 1
 
 rc=0
 if [ "$what" = all ] || [ "$what" = kunit ]; then
@@ -68,8 +71,8 @@ if [ "$what" != kunit ]; then
 		exit
 	fi
 	"$SUITE_ROOT/runner/run/kselftest.sh" "$gtree" "$kernel" "$RESULTS" || rc=1
-	cp "$gtree/.mglru-suite" "$RESULTS/tree-info"
-	config=$(dirname "$kernel")/../../../.config
+	{ cat "$gtree/.mglru-suite"; guest_info; } >"$RESULTS/tree-info"
+	config=$(guest_config)
 	[ ! -f "$config" ] || cp "$config" "$RESULTS/guest.config"
 fi
 

@@ -188,6 +188,7 @@ def main():
     k = summary['kernel']
     print(f"kernel: {k.get('kernel', '?')} ({k.get('uname', k.get('version', '?'))})"
           f" variant={k.get('variant', '?')}"
+          f" guest={k.get('guest', '?')}{' HZ=%s' % k['hz'] if 'hz' in k else ''}"
           f" accel={summary.get('accelerator', '-')}")
     w = max([len(r[0]) for r in rows] + [4])
     v = max([len(r[2]) for r in rows] + [8])

@@ -20,6 +20,9 @@ matrix=${1:-$SUITE_ROOT/expectations/matrix.txt}
 [ -f "$matrix" ] || die "no matrix file $matrix"
 export REPEAT=${REPEAT:-10}
 check_inputs REPEAT KDIR KERNEL HZ ACCEL MEM CPUS JOBS GUEST_KERNEL
+# the rows compare kernels built from one config: the stock kernel too is
+# built from source, never Debian's binary image
+export GUEST=source
 # the verdicts would all be "too few runs": say so before the builds
 if python3 -c 'import sys; sys.path.insert(0, sys.argv[1]); from validate import matrix
 n = int(sys.argv[2])

@@ -58,6 +58,11 @@ int mglru_bdev_setup(struct mglru_ctx *ctx, const struct mglru_setup *setup,
 		return -1;
 	}
 	close(fd);
+	/* a distribution kernel builds loop as a module */
+	if (access("/dev/loop-control", F_OK))
+		mglru_run(NULL, 0, true, "modprobe", "loop");
+	if (access("/dev/loop-control", F_OK))
+		return mglru_skip("no /dev/loop-control (CONFIG_BLK_DEV_LOOP=n?)");
 	if (mglru_run(ctx->loop, sizeof(ctx->loop), false, "losetup", "--find",
 		      "--show", MGLRU_DISK) || !mglru_own_loop(ctx->loop) ||
 	    mglru_run(NULL, 0, false, "mkfs.ext4", "-q", "-F", "-E",
@@ -69,7 +74,7 @@ int mglru_bdev_setup(struct mglru_ctx *ctx, const struct mglru_setup *setup,
 	ret = setup->stack ? setup->stack(ctx, size, dev) : 0;
 	if (ret)
 		return ret;
-	if (mount(dev, MGLRU_MNT, "ext4", 0, NULL)) {
+	if (mount(dev, MGLRU_MNT, "ext4", 0, setup->mount_opts)) {
 		ksft_print_msg("mount %s: %s\n", dev, strerror(errno));
 		return -1;
 	}

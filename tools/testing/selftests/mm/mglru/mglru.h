@@ -49,6 +49,7 @@ struct mglru_setup {
 	unsigned long data_size;	/* what the workload puts on ext4 */
 	unsigned long fs_free;		/* ext4 space kept free beyond it */
 	bool data_file;			/* a file of data_size, cache dropped */
+	const char *mount_opts;		/* ext4's mount options, or NULL */
 	bool swap;			/* memory.swap.max is max (else 0) */
 	unsigned long zram_size;	/* zram swap device */
 	unsigned long swapped_max;	/* the most the workload can swap */

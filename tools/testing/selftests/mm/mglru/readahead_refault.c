@@ -16,6 +16,14 @@
  * architecture maps prefaulted PTEs young (x86) or old (arm64) decides
  * nothing. Where they are placed is then the page-fault path's doing.
  *
+ * The page cache holds pages, not large folios: ext4 is mounted with
+ * data=journal, which it serves with folios of its block size only. With
+ * large folios (ext4 has them since 6.16 where THP is built in, as in
+ * distribution kernels) the folio read around each touched page is the
+ * one the touch marks accessed: every folio of the file is then in the
+ * working set, which no longer fits the memcg, and both LRUs thrash with
+ * or without the fix.
+ *
  * fio's own program and libraries are read once by a short fio run outside
  * the memcg first: their page cache is charged there, so reclaim in the
  * memcg never evicts them and their refaults (thousands a window on a disk
@@ -43,7 +51,7 @@ static const char * const tools[] = { "fio", NULL };
 
 static struct mglru_setup setup = {
 	.memcg_max = 400 * SZ_1M, .data_size = 600 * SZ_1M, .data_file = true,
-	.tools = tools,
+	.mount_opts = "data=journal", .tools = tools,
 };
 
 static struct {
