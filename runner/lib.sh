@@ -242,7 +242,8 @@ debian_download()
 		>"$apt/download.log" 2>&1 ||
 		die "apt-get download $pkg=$version failed (log: $apt/download.log)"
 	deb=$(find "$apt/debs/partial" -maxdepth 1 -name "${pkg}_*.deb" | head -n1)
-	[ -n "$deb" ] && mv "$deb" "$apt/debs/" || die "apt-get download left no ${pkg}_*.deb"
+	[ -n "$deb" ] || die "apt-get download left no ${pkg}_*.deb"
+	mv "$deb" "$apt/debs/" || die "cannot move $deb to $apt/debs/"
 	echo "$apt/debs/${deb##*/}"
 }
 

@@ -108,6 +108,24 @@ g, = [x for x in d["builds"] if x["id"].endswith(":guest")]
 assert g["config_name"].endswith(" + CONFIG_HZ_250"), g
 '
 
+# a guest that booted Debian's binary image: its build is Debian's, named
+# by the image's release and version, with the packages in misc
+cp -r "$fx/kcidb-run" "$tmp/bin"
+"$py" - "$tmp/bin/summary.json" <<'PY' || rc=1
+import json, sys
+s = json.load(open(sys.argv[1]))
+s['kernel'].update(hz=250, guest='binary', image='linux-base-7.3.4+deb13-amd64,'
+                   'linux-binary-7.3.4+deb13-amd64,linux-modules-7.3.4+deb13-amd64',
+                   image_version='7.3.4-1~bpo13+1', image_release='7.3.4+deb13-amd64')
+json.dump(s, open(sys.argv[1], 'w'))
+PY
+expect_rc 0 "a run on the binary image converts" "$py" runner/export/kcidb.py "$tmp/bin" -o "$tmp/bin.json"
+check "the binary image's build is Debian's" "$tmp/bin.json" '
+g, = [x for x in d["builds"] if x["id"].endswith(":guest")]
+assert g["config_name"] == "Debian 7.3.4+deb13-amd64 (7.3.4-1~bpo13+1)", g
+assert g["misc"]["guest"] == "binary" and "linux-binary-7.3.4+deb13-amd64" in g["misc"]["image"], g
+'
+
 # the same failure out of the gate on purpose (INFO): reported as it is,
 # never unexpected, with its issue
 cp -r "$fx/kcidb-run" "$tmp/info"

@@ -82,6 +82,42 @@ fast_error "series: KDIR missing" "KDIR=/nonexistent/linux: no such directory" \
 	env KDIR=/nonexistent/linux runner/export/series.sh "$tmp/series"
 fast_error "EXPECT missing" "EXPECT=/nonexistent/x.txt: no such file" \
 	env EXPECT=/nonexistent/x.txt runner/run/suite.sh kselftest
+fast_error "GUEST unknown" "GUEST=disk: expected auto, binary or source" \
+	env GUEST=disk runner/run/suite.sh kselftest
+fast_error "GUEST=binary with HZ=" "GUEST=binary: the image keeps its own tick" \
+	env GUEST=binary HZ=100 runner/run/suite.sh kselftest
+fast_error "GUEST=binary with a VARIANT" "VARIANT=aging-busy is a patched kernel" \
+	env GUEST=binary VARIANT=aging-busy runner/run/suite.sh kselftest
+mkdir -p "$tmp/ktree/mm"
+touch "$tmp/ktree/Makefile" "$tmp/ktree/Kconfig" "$tmp/ktree/mm/vmscan.c"
+fast_error "GUEST=binary with KDIR" "GUEST=binary: a KDIR tree has no binary image" \
+	env GUEST=binary KDIR="$tmp/ktree" runner/run/suite.sh all
+fast_error "GUEST=binary on a kernel without one" "debian-7.2 has no binary image" \
+	env -u KDIR GUEST=binary KERNEL=debian-7.2 runner/run/suite.sh kselftest
+
+# which guest each run boots: Debian's binary image where the kernel has
+# one and nothing asks for a build
+guest_is()	# guest_is NAME WANT ENV...: guest_kind prints WANT
+{
+	local name=$1 want=$2 got
+	shift 2
+	got=$(env -u KDIR -u HZ -u VARIANT -u GUEST -u GUEST_KERNEL "$@" \
+		bash -c '. runner/lib.sh; guest_kind')
+	if [ "$got" = "$want" ]; then
+		echo "ok   guest of $name: $got"
+	else
+		echo "FAIL guest of $name: got '$got', want '$want'"
+		rc=1
+	fi
+}
+guest_is "the default kernel" binary KERNEL=debian-7.3
+guest_is "a kernel without an image" source KERNEL=debian-7.2
+guest_is "HZ=250" source HZ=250
+guest_is "a VARIANT" source VARIANT=aging-busy
+guest_is "VARIANT=default" binary VARIANT=default
+guest_is "KDIR" source KDIR="$SUITE_ROOT"
+guest_is "GUEST=source" source GUEST=source
+guest_is "GUEST_KERNEL" prebuilt GUEST_KERNEL=/dev/null
 
 # which expectations judge a run: EXPECT=, else the kernel's own, else (a
 # KDIR tree of an unknown version) the default kernel's, with a note
@@ -106,6 +142,10 @@ mkfake "$tmp/k7.2" 7.2.13
 mkfake "$tmp/k9" 9.0.0-rc1
 e=$SUITE_ROOT/expectations
 expect_file "KERNEL=debian-6.12" "$e/debian-6.12-default.txt" -u KDIR KERNEL=debian-6.12
+expect_file "KERNEL=debian-7.3, its binary image" "$e/debian-7.3-binary.txt" \
+	-u KDIR -u HZ -u GUEST KERNEL=debian-7.3
+expect_file "KERNEL=debian-7.3 GUEST=source" "$e/debian-7.3-default.txt" \
+	-u KDIR KERNEL=debian-7.3 GUEST=source
 expect_file "KERNEL=debian-7.3 VARIANT=aging-busy" "$e/debian-7.3-aging-busy.txt" \
 	-u KDIR KERNEL=debian-7.3 VARIANT=aging-busy
 expect_file "a KDIR tree of 7.2.13" "$e/debian-7.2-default.txt" KDIR="$tmp/k7.2"

@@ -213,7 +213,12 @@ def point_path(test, point):
     return f'{prog}.{seg(rest)}'
 
 
-def guest_config(hz):
+def guest_config(hz, kernel=None):
+    """The guest build's config_name: Debian's, for its binary image (a build
+    Debian made: its packages and version name it), else the suite's."""
+    k = kernel or {}
+    if k.get('guest') == 'binary':
+        return f"Debian {k.get('image_release', '?')} ({k.get('image_version', '?')})"
     return ('allnoconfig + configs/vng-guest-x86_64.config + '
             'tools/testing/selftests/mm/mglru/config' + (f' + CONFIG_HZ_{hz}' if hz else ''))
 
@@ -579,9 +584,11 @@ class Document:
         consoles = sorted(n for n in os.listdir(self.res) if n.startswith('guest-'))
         compiler = next(filter(None, (compiler_of(os.path.join(self.res, n, 'console.log'))
                                       for n in consoles)), None)
-        sha = self.kernel.get('config_sha1')
-        bid = self.build(checkout_id, 'guest', 'x86_64', guest_config(hz), compiler,
-                         misc={'config_sha1': sha} if sha else None)
+        misc = {k: self.kernel[k] for k in ('config_sha1', 'hz', 'guest', 'image',
+                                              'image_version', 'image_release')
+                if self.kernel.get(k)}
+        bid = self.build(checkout_id, 'guest', 'x86_64', guest_config(hz, self.kernel),
+                         compiler, misc=misc or None)
 
         def expectation(point):
             e = entries.get(point)

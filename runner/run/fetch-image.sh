@@ -49,8 +49,9 @@ fi
 # /lib/modules/<release>/)
 mods=$(find "$root/usr/lib/modules" "$root/lib/modules" -mindepth 1 -maxdepth 1 \
 	-type d 2>/dev/null)
-[ -n "$mods" ] && [ "$(wc -l <<<"$mods")" = 1 ] ||
+if [ -z "$mods" ] || [ "$(wc -l <<<"$mods")" != 1 ]; then
 	die "$name's image packages ($image) hold no single lib/modules/<release>"
+fi
 release=${mods##*/}
 kimg=$mods/vmlinuz config=$mods/config
 [ -f "$kimg" ] || kimg=$root/boot/vmlinuz-$release
