@@ -90,6 +90,12 @@ begin()
 	mountpoint -q $tfs || mount -t tracefs tracefs $tfs 2>/dev/null
 	out=$(mktemp -d) || exit 1
 	trap 'rm -rf "$out"' EXIT
+	# the modules the tests load where the kernel builds them as modules
+	# (Debian's), loaded as the tests load them: a test leaves them loaded,
+	# as any kselftest does, and loop's devices are not state left behind
+	modprobe -q loop 2>/dev/null
+	modprobe -q zram num_devices=0 2>/dev/null
+	modprobe -q dm-delay 2>/dev/null
 	unusual_knobs
 	snapshot >"$out/before"
 }
