@@ -24,6 +24,7 @@ install=$1 test=${2:-aging_oom}
 home=/run/mglru-selftest
 . "$(dirname "$0")/state.sh"
 cd "$install/mm/mglru" || exit 1
+load_modules
 work=$(mktemp -d) || exit 1
 n=0 rc=0
 

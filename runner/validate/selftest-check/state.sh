@@ -82,6 +82,17 @@ unusual_knobs()
 	foreign_tracing
 }
 
+# load_modules: the modules the tests load where the kernel builds them as
+# modules (Debian's), loaded as the tests load them. A test leaves them
+# loaded, as any kselftest does: loop's devices are not state left behind,
+# and the checks' own victims (loop, dm) need them too.
+load_modules()
+{
+	modprobe -q loop 2>/dev/null
+	modprobe -q zram num_devices=0 2>/dev/null
+	modprobe -q dm-delay 2>/dev/null
+}
+
 # begin: a scratch folder $out (removed at exit), tracefs mounted (so that
 # the snapshot shows the instances), unusual knobs, and the state from
 # before in $out/before
@@ -90,12 +101,7 @@ begin()
 	mountpoint -q $tfs || mount -t tracefs tracefs $tfs 2>/dev/null
 	out=$(mktemp -d) || exit 1
 	trap 'rm -rf "$out"' EXIT
-	# the modules the tests load where the kernel builds them as modules
-	# (Debian's), loaded as the tests load them: a test leaves them loaded,
-	# as any kselftest does, and loop's devices are not state left behind
-	modprobe -q loop 2>/dev/null
-	modprobe -q zram num_devices=0 2>/dev/null
-	modprobe -q dm-delay 2>/dev/null
+	load_modules
 	unusual_knobs
 	snapshot >"$out/before"
 }
