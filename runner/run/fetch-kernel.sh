@@ -30,6 +30,7 @@ deb=$(debian_download "$pkg" "$version" "$archive $suite") || exit 1
 
 note "extracting $pkg $version"
 rm -rf "$src/deb" "$tree"
+mkdir -p "$src" || die "cannot create $src"
 dpkg-deb -x "$deb" "$src/deb" ||
 	{ rm -f "$deb"; die "cannot extract $deb (removed: rerun to download it again)"; }
 tarball=$(find "$src/deb/usr/src" -maxdepth 1 -name 'linux-source-*.tar.*' | head -n1)
