@@ -44,8 +44,12 @@ fi
 check kunit-sanitize env KUNIT_SANITIZE=1 runner/run/suite.sh kunit
 check w1-vmscan tests/w1.sh
 check mutants runner/validate/mutants.sh
-# one kill time per test here (8 kills); make selftest-check runs them all
-check selftest-check env KILLS=1 runner/run/suite.sh selftest-check
+# one kill time per test here (8 kills); make selftest-check runs them all.
+# On the built guest: Debian's image patches its static keys live (at boot,
+# at each module load), and under the host's QEMU 7.2 TCG one of its boots
+# in about sixty died of "Oops: int3" (doc/results/timings.txt); the built
+# kernel has no jump labels. The image's own path is guest-image's.
+check selftest-check env KILLS=1 GUEST=source runner/run/suite.sh selftest-check
 grep -h "mutants killed" "$LOGDIR/mutants.log" >&2
 
 echo "$passed passed, $failed failed"
