@@ -47,7 +47,7 @@ check mutants runner/validate/mutants.sh
 # one kill time per test here (8 kills); make selftest-check runs them all.
 # On the built guest: Debian's image patches its static keys live (at boot,
 # at each module load), and under the host's QEMU 7.2 TCG one of its boots
-# in about sixty died of "Oops: int3" (doc/results/timings.txt); the built
+# in about sixty died of "Oops: int3" (doc/checks.rst); the built
 # kernel has no jump labels. The image's own path is guest-image's.
 check selftest-check env KILLS=1 GUEST=source runner/run/suite.sh selftest-check
 grep -h "mutants killed" "$LOGDIR/mutants.log" >&2
