@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# Sourced by the offline tests of runner/*/*.py: a scratch folder $tmp, the
-# result $rc, and expect_rc.
+# Sourced by the offline tests: a scratch folder $tmp, the result $rc,
+# expect_rc and expect_error.
 # shellcheck shell=bash disable=SC2034
 
 tmp=$(mktemp -d)
@@ -21,5 +21,23 @@ expect_rc()
 		rc=1
 	else
 		echo "ok   $name"
+	fi
+}
+
+# expect_error NAME PATTERN CMD...: CMD fails and its last stderr line is
+# "mglru: error: ..." matching PATTERN.
+expect_error()
+{
+	local name=$1 pattern=$2 got last
+	shift 2
+	"$@" >"$tmp/out" 2>"$tmp/err" </dev/null
+	got=$?
+	last=$(grep -a 'mglru: error:' "$tmp/err" | tail -n1)
+	if [ "$got" -ne 0 ] && [ -n "$last" ] && echo "$last" | grep -q -- "$pattern"; then
+		echo "ok   $name: $last"
+	else
+		echo "FAIL $name: exit $got, stderr:"
+		tail -n 5 "$tmp/err" | sed 's/^/  | /'
+		rc=1
 	fi
 }

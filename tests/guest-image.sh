@@ -11,9 +11,7 @@
 
 cd "$(dirname "$0")/.." || exit 1
 . runner/lib.sh
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-rc=0
+. tests/expect.sh
 real_cache=$CACHE
 version=$(tables kernel-field debian-7.3 version) || exit 1
 rel=9.9.9-standin
@@ -61,24 +59,6 @@ standin_debs()
 sed "s/^\(debian-7.3 .*\) [^ ]*\$/\1 standin-base,standin-binary,standin-modules/" \
 	runner/kernels.txt >"$tmp/kernels.txt"
 export KERNELS=$tmp/kernels.txt
-
-# expect_error NAME PATTERN CMD...: CMD fails and its last stderr line is
-# "mglru: error: ..." matching PATTERN.
-expect_error()
-{
-	local name=$1 pattern=$2 got last
-	shift 2
-	"$@" >"$tmp/out" 2>"$tmp/err" </dev/null
-	got=$?
-	last=$(grep -a 'mglru: error:' "$tmp/err" | tail -n1)
-	if [ "$got" -ne 0 ] && [ -n "$last" ] && echo "$last" | grep -q -- "$pattern"; then
-		echo "ok   $name: $last"
-	else
-		echo "FAIL $name: exit $got, stderr:"
-		tail -n 5 "$tmp/err" | sed 's/^/  | /'
-		rc=1
-	fi
-}
 
 # a whole stand-in image: extracted, depmod'ed, its path printed; reused
 standin_debs "$tmp/good"

@@ -25,8 +25,8 @@ py=$VENV/bin/python3
 "$py" -c 'import kcidb_io' 2>/dev/null ||
 	die "kcidb-io is not installed in $VENV (runner/run/deps.sh installs runner/requirements.txt)"
 
-# expect_error NAME CMD...: CMD exits 1 with one line, "mglru: error: ..."
-expect_error()
+# expect_one_error NAME CMD...: CMD exits 1 with one line, "mglru: error: ..."
+expect_one_error()
 {
 	local name=$1
 	shift
@@ -175,9 +175,9 @@ for name, field, value, where, what in (
     rc = 1
 sys.exit(rc)
 PY
-expect_error "kcidb.py --check rejects the unknown status" \
+expect_one_error "kcidb.py --check rejects the unknown status" \
 	"$py" runner/export/kcidb.py --check "$tmp/bad-status.json"
-expect_error "kcidb.py --check rejects the missing build_id" \
+expect_one_error "kcidb.py --check rejects the missing build_id" \
 	"$py" runner/export/kcidb.py --check "$tmp/no-build-id.json"
 grep -q "'build_id' is a required property" "$tmp/out" ||
 	{ echo "FAIL: the missing build_id is not named"; rc=1; }
@@ -399,9 +399,9 @@ assert s == {1795601742}, s
 '
 
 mkdir "$tmp/empty"
-expect_error "a missing results folder is an error" "$py" runner/export/kcidb.py "$tmp/nonexistent"
-expect_error "a folder without summary.json is an error" "$py" runner/export/kcidb.py "$tmp/empty"
+expect_one_error "a missing results folder is an error" "$py" runner/export/kcidb.py "$tmp/nonexistent"
+expect_one_error "a folder without summary.json is an error" "$py" runner/export/kcidb.py "$tmp/empty"
 echo '{' >"$tmp/empty/summary.json"
-expect_error "a broken summary.json is an error" "$py" runner/export/kcidb.py "$tmp/empty"
-expect_error "a bad origin is an error" "$py" runner/export/kcidb.py "$tmp/run" --origin Bad-Name
+expect_one_error "a broken summary.json is an error" "$py" runner/export/kcidb.py "$tmp/empty"
+expect_one_error "a bad origin is an error" "$py" runner/export/kcidb.py "$tmp/run" --origin Bad-Name
 exit $rc

@@ -9,27 +9,7 @@
 
 cd "$(dirname "$0")/.." || exit 1
 . runner/lib.sh
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-rc=0
-
-# expect_error NAME PATTERN CMD...: CMD fails and its last stderr line is
-# "mglru: error: ..." matching PATTERN.
-expect_error()
-{
-	local name=$1 pattern=$2 got last
-	shift 2
-	"$@" >"$tmp/out" 2>"$tmp/err" </dev/null
-	got=$?
-	last=$(grep -a 'mglru: error:' "$tmp/err" | tail -n1)
-	if [ "$got" -ne 0 ] && [ -n "$last" ] && echo "$last" | grep -q -- "$pattern"; then
-		echo "ok   $name: $last"
-	else
-		echo "FAIL $name: exit $got, stderr:"
-		tail -n 5 "$tmp/err" | sed 's/^/  | /'
-		rc=1
-	fi
-}
+. tests/expect.sh
 
 # fast_error NAME PATTERN CMD...: as expect_error, and within a second,
 # before any slow work
