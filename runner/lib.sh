@@ -131,8 +131,7 @@ guest_hz()
 	local hz
 
 	if [ -z "${HZ:-}" ] && [ "$(guest_kind)" = binary ]; then
-		hz=$(sed -n 's/^CONFIG_HZ=//p' "$(image_dir)"/root/usr/lib/modules/*/config \
-			"$(image_dir)"/root/boot/config-* 2>/dev/null | head -n1)
+		hz=$(sed -n 's/^CONFIG_HZ=//p' "$(image_field config)" 2>/dev/null)
 		echo "${hz:-$GUEST_HZ_DEFAULT}"
 		return
 	fi
@@ -164,6 +163,14 @@ guest_kind()
 image_dir()
 {
 	echo "$CACHE/images/$KERNEL"
+}
+
+# image_field KEY: the kernel image (kimg), its config or its release, as
+# runner/run/fetch-image.sh found them in KERNEL's image; empty before it
+# ran.
+image_field()
+{
+	sed -n "s/^$1=//p" "$(image_dir)/image-info" 2>/dev/null
 }
 
 # hold_lock NAME: hold $CACHE/locks/NAME.lock until this process exits,
@@ -278,7 +285,8 @@ prepare_image()
 	[ "$(guest_kind)" = binary ] || return 0
 	[ -z "${kernel:-}" ] || return 0
 	phase fetch-image "$SUITE_ROOT/runner/run/fetch-image.sh" "$KERNEL" || return 1
-	kernel=$("$SUITE_ROOT/runner/run/fetch-image.sh" "$KERNEL") || return 1
+	kernel=$(image_field kimg)
+	[ -n "$kernel" ] || die "no kernel image in $(image_dir)/image-info"
 	note "guest kernel: $kernel (Debian's binary image, not built)"
 }
 
@@ -324,7 +332,7 @@ guest_info()
 		echo "image=$image"
 		echo "image_version=$version"
 	}
-	echo "image_release=$(basename "$(dirname "$kernel")")"
+	echo "image_release=$(image_field release)"
 }
 
 # guest_config: the guest kernel's .config, for the results (none for a
@@ -332,7 +340,7 @@ guest_info()
 guest_config()
 {
 	case $(guest_kind) in
-	binary) echo "$(dirname "$kernel")/config" ;;
+	binary) image_field config ;;
 	source) echo "$(guest_build_dir)/.config" ;;
 	esac
 }

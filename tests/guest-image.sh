@@ -17,37 +17,44 @@ version=$(tables kernel-field debian-7.3 version) || exit 1
 rel=9.9.9-standin
 
 # standin_debs DIR [SKIP...]: the stand-in packages in DIR's apt cache,
-# without the parts named in SKIP (vmlinuz, config, lru_gen, a module)
+# without the parts named in SKIP (vmlinuz, config, lru_gen, a module);
+# "boot" in SKIP lays them out as older packages do: /boot/vmlinuz-<release>,
+# /boot/config-<release> and /lib/modules/<release>/
 standin_debs()
 {
-	local dir=$1 pkg root m
+	local dir=$1 pkg root m mods kfile cfile
 	shift
 	for pkg in standin-base standin-binary standin-modules; do
 		root=$tmp/pkg/$pkg
 		rm -rf "$root"
-		mkdir -p "$root/DEBIAN" "$root/usr/lib/modules/$rel"
+		mods=$root/usr/lib/modules/$rel kfile=$mods/vmlinuz cfile=$mods/config
+		case " $* " in *" boot "*)
+			mods=$root/lib/modules/$rel kfile=$root/boot/vmlinuz-$rel
+			cfile=$root/boot/config-$rel ;;
+		esac
+		mkdir -p "$root/DEBIAN" "$mods" "$root/boot"
 		printf 'Package: %s\nVersion: %s\nArchitecture: amd64\nMaintainer: mglru <mglru@localhost>\nDescription: stand-in\n' \
 			"$pkg" "$version" >"$root/DEBIAN/control"
 		case $pkg in
 		standin-base)
 			case " $* " in *" config "*) ;; *)
-				printf 'CONFIG_HZ=250\nCONFIG_MEMCG=y\n' >"$root/usr/lib/modules/$rel/config"
+				printf 'CONFIG_HZ=250\nCONFIG_MEMCG=y\n' >"$cfile"
 				case " $* " in *" lru_gen "*) ;; *)
-					echo CONFIG_LRU_GEN=y >>"$root/usr/lib/modules/$rel/config" ;;
+					echo CONFIG_LRU_GEN=y >>"$cfile" ;;
 				esac ;;
 			esac ;;
 		standin-binary)
 			case " $* " in *" vmlinuz "*) ;; *)
-				echo stand-in >"$root/usr/lib/modules/$rel/vmlinuz" ;;
+				echo stand-in >"$kfile" ;;
 			esac ;;
 		standin-modules)
 			for m in fs/9p/9p net/9p/9pnet_virtio md/dm-delay block/zram/zram \
 				 block/loop fs/ext4/ext4; do
 				case " $* " in *" ${m##*/} "*) continue ;; esac
-				mkdir -p "$root/usr/lib/modules/$rel/kernel/${m%/*}"
-				: >"$root/usr/lib/modules/$rel/kernel/$m.ko.xz"
+				mkdir -p "$mods/kernel/${m%/*}"
+				: >"$mods/kernel/$m.ko.xz"
 			done
-			echo kernel/drivers/virtio/virtio_pci.ko >"$root/usr/lib/modules/$rel/modules.builtin" ;;
+			echo kernel/drivers/virtio/virtio_pci.ko >"$mods/modules.builtin" ;;
 		esac
 		mkdir -p "$dir/apt/debs"
 		dpkg-deb -b -Zgzip "$root" "$dir/apt/debs/${pkg}_${version}_amd64.deb" >/dev/null ||
@@ -92,6 +99,21 @@ if [ "$hz" = 250 ]; then
 	echo "ok   the image's tick is its config's"
 else
 	echo "FAIL guest_hz of the image: $hz"
+	rc=1
+fi
+
+# an image of the older layout: the results name the same release and
+# the config beside the image in /boot, and take the tick from it
+standin_debs "$tmp/boot" boot
+kimg=$(CACHE=$tmp/boot runner/run/fetch-image.sh debian-7.3 2>"$tmp/err")
+info=$(CACHE=$tmp/boot bash -c '. runner/lib.sh; kernel=$1; guest_info; guest_config; guest_hz' - "$kimg")
+want=$tmp/boot/images/debian-7.3/root/boot
+if [ "$kimg" = "$want/vmlinuz-$rel" ] && grep -qxF "image_release=$rel" <<<"$info" &&
+   grep -qxF "$want/config-$rel" <<<"$info" && [ "$(tail -n1 <<<"$info")" = 250 ]; then
+	echo "ok   an image in /boot: its release, config and tick"
+else
+	echo "FAIL an image in /boot: ${kimg#"$tmp"/}, $(tr '\n' ' ' <<<"$info")"
+	sed 's/^/  | /' "$tmp/err"
 	rc=1
 fi
 

@@ -15,7 +15,9 @@
 # The packages are downloaded with the suite's private apt configuration
 # (debian_download, lib.sh) and extracted, never installed. Debian's
 # packages ship no modules.dep (their postinst runs depmod): depmod writes
-# it into the extracted tree. A package that is not served, that does not
+# it into the extracted tree. Where the image, its config and its release
+# are is written to $CACHE/images/<name>/image-info, which lib.sh reads.
+# A package that is not served, that does not
 # extract, or that lacks a kernel image, its config, or a module the
 # scenarios need is an error. An image already extracted at the pinned
 # version is reused.
@@ -74,4 +76,7 @@ if [ "$(cat "$dir/.mglru-version" 2>/dev/null)" != "$stamp" ]; then
 	done
 	echo "$stamp" >"$dir/.mglru-version"
 fi
+# where they are, for lib.sh (image_field): the one place that knows
+printf 'kimg=%s\nconfig=%s\nrelease=%s\n' "$kimg" "$config" "$release" >"$dir/image-info" ||
+	die "cannot write $dir/image-info"
 echo "$kimg"
