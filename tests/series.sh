@@ -40,7 +40,7 @@ apply()
 {
 	local patches=()
 
-	mapfile -t patches < <(find "$1" -name '*.patch' ! -name '0000-cover-letter.patch' | sort)
+	mapfile -t patches < <(find "$1" -maxdepth 1 -name '*.patch' ! -name '0000-cover-letter.patch' | sort)
 	[ ${#patches[@]} -gt 0 ] || { echo "no patches in $1"; return 1; }
 	rm -rf "$tmp/am"
 	cp -a "$tmp/base" "$tmp/am"
@@ -193,7 +193,7 @@ diff -r "$tmp/series" "$tmp/again" >/dev/null ||
 expect_rc 0 "series.sh --baseline" runner/export/series.sh --baseline "$tmp/base"
 [ -d "$tmp/base/.git" ] || { echo "FAIL: no baseline repository"; exit 1; }
 
-mapfile -t patches < <(find "$tmp/series" -name '0*.patch' ! -name '0000-*' | sort)
+mapfile -t patches < <(find "$tmp/series" -maxdepth 1 -name '0*.patch' ! -name '0000-*' | sort)
 [ ${#patches[@]} -ge 3 ] || { echo "FAIL: ${#patches[@]} patches, expected 3 or more"; exit 1; }
 cover=$tmp/series/0000-cover-letter.patch
 [ -f "$cover" ] || fail "no cover letter"
@@ -268,6 +268,31 @@ grep -v '^Cc: kunit-dev@' "$cover" >"$tmp/cover-unaddressed"
 expect_rc 1 "a cover letter without kunit-dev is seen" addressed "$tmp/cover-unaddressed"
 grep -v '^base-commit: ' "$cover" >"$tmp/cover-unbased"
 expect_rc 1 "a cover letter without its base commit is seen" addressed "$tmp/cover-unbased"
+
+# The fixes the suite proposes, beside the series: each an RFC that
+# applies to the baseline by itself, passes checkpatch.pl --strict, is
+# addressed to mm and says what it fixes.
+# shellcheck disable=SC2317
+rfc_addressed()
+{
+	grep -q '^Subject: \[RFC PATCH' "$1" || { echo "${1##*/}: not an RFC PATCH"; return 1; }
+	grep -qxF 'To: Andrew Morton <akpm@linux-foundation.org>' "$1" &&
+		grep -qxF 'Cc: linux-mm@kvack.org' "$1" || { echo "${1##*/}: not to mm"; return 1; }
+	grep -q '^Fixes: [0-9a-f]\{12\} ("' "$1" || { echo "${1##*/}: no Fixes:"; return 1; }
+}
+rfcs=("$tmp"/series/rfc-*/)
+[ -d "${rfcs[0]}" ] || fail "no RFC beside the series"
+for d in "${rfcs[@]}"; do
+	[ -d "$d" ] || continue
+	expect_rc 0 "the RFC $(basename "$d") applies to the baseline by itself" apply "$d"
+	for p in "$d"*.patch; do
+		expect_rc 0 "checkpatch.pl --strict: rfc ${p##*/}" checkpatch "$p"
+		grep '^total:' "$tmp/out"
+		expect_rc 0 "the RFC is addressed to mm with its Fixes:" rfc_addressed "$p"
+		sed '/^Fixes: /d' "$p" >"$tmp/rfc-unfixed.patch"
+		expect_rc 1 "an RFC without Fixes: is seen" rfc_addressed "$tmp/rfc-unfixed.patch"
+	done
+done
 
 # Broken copies, each checked by what must catch it.
 b=$tmp/broken

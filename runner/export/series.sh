@@ -12,6 +12,11 @@
 #   6-9. selftests/mm/mglru: a kselftest program each, with its Makefile line;
 #   10. docs/mm: what the tests check and need, in the MGLRU design document.
 #
+# Beside it, in OUTDIR/rfc-<variant>/, each fix the suite proposes
+# (RFC_VARIANTS: a validation kernel of patches/variants/ whose patches
+# are for upstream, not INJECTED) as an "[RFC PATCH]" against the same
+# baseline, addressed to whom get_maintainer.pl names for it.
+#
 # Patches 1-4 add their files to the MGLRU entry of MAINTAINERS. Each
 # patch is addressed to whom scripts/get_maintainer.pl names for it (and
 # the KUnit patch also to KUnit's lists), the cover letter to them all,
@@ -71,6 +76,8 @@ OPTIONAL_FILES=(.get_maintainer.ignore)
 # is needed, so they are created empty (and are not in git).
 TREE_DIRS=(Documentation arch include drivers fs init ipc kernel lib scripts)
 MGLRU_SELFTESTS=tools/testing/selftests/mm/mglru
+# the fixes put out as RFCs beside the tests (above)
+RFC_VARIANTS=(memcg-writeback-patience)
 # the series' text (above)
 TEXT=$SUITE_ROOT/runner/export/series
 
@@ -182,10 +189,13 @@ commit()
 
 # recipients PATCH: whom scripts/get_maintainer.pl names for PATCH, one a
 # line, and for a patch that adds KUnit tests the lists of KUnit's own
-# MAINTAINERS entry, which no file of the patch is in.
+# MAINTAINERS entry, which no file of the patch is in. A fixed hash seed
+# keeps get_maintainer.pl's order from run to run; --no-fixes, as the
+# baseline has no history to find a Fixes: commit in (a patch that fixes
+# one Cc:s its author in its message).
 recipients()
 {
-	perl scripts/get_maintainer.pl --no-git --no-git-fallback --no-rolestats "$1" ||
+	PERL_HASH_SEED=0 perl scripts/get_maintainer.pl --no-git --no-git-fallback --no-fixes --no-rolestats "$1" ||
 		die "series.sh: get_maintainer.pl failed on ${1##*/}"
 	if grep -q '^+++ b/lib/tests/' "$1"; then
 		awk '/^KERNEL UNIT TESTING FRAMEWORK/ { e = 1 } e && /^$/ { exit }
@@ -290,6 +300,38 @@ series()
 	done
 	address "$out/0000-cover-letter.patch" "$(awk 'NF && !seen[$0]++' <<<"$all")"
 	note "series: $(git rev-list --count baseline..mglru-tests) patches and a cover letter in $out"
+
+	local v
+	for v in "${RFC_VARIANTS[@]}"; do
+		rfc "$v" "$out/rfc-$v"
+	done
+}
+
+# rfc VARIANT OUTDIR: the patches of patches/variants/VARIANT, applied by
+# git am to the baseline on a branch of their own, as "[RFC PATCH]"s in
+# OUTDIR, each addressed to whom get_maintainer.pl names for it
+rfc()
+{
+	local p r
+
+	in_git . checkout -q -b "rfc-$1" baseline
+	# the checkout drops the folders that only the series' files were in
+	mkdir -p "${TREE_DIRS[@]}"
+	for p in "$SUITE_ROOT/patches/variants/$1/"*.patch; do
+		in_git . am -q --whitespace=error "$p"
+		# git am dates a mail without a Date: line now: date it as the series
+		in_git . commit -q --amend --no-edit --date="$GIT_AUTHOR_DATE"
+	done
+	rm -rf "$2"
+	in_git . format-patch -q --subject-prefix="RFC PATCH" --base=baseline \
+		-o "$2" "baseline..rfc-$1"
+	for p in "$2"/*.patch; do
+		r=$(recipients "$p" | awk '!seen[$0]++') || exit 1
+		address "$p" "$r"
+	done
+	in_git . checkout -q mglru-tests
+	mkdir -p "${TREE_DIRS[@]}"
+	note "series: $(git rev-list --count "baseline..rfc-$1") RFC patch of $1 in $2"
 }
 
 if [ "${1:-}" = --baseline ]; then
