@@ -276,8 +276,11 @@ expect_rc 1 "a cover letter without its base commit is seen" addressed "$tmp/cov
 rfc_addressed()
 {
 	grep -q '^Subject: \[RFC PATCH' "$1" || { echo "${1##*/}: not an RFC PATCH"; return 1; }
-	grep -qxF 'To: Andrew Morton <akpm@linux-foundation.org>' "$1" &&
-		grep -qxF 'Cc: linux-mm@kvack.org' "$1" || { echo "${1##*/}: not to mm"; return 1; }
+	if ! grep -qxF 'To: Andrew Morton <akpm@linux-foundation.org>' "$1" ||
+	   ! grep -qxF 'Cc: linux-mm@kvack.org' "$1"; then
+		echo "${1##*/}: not to mm"
+		return 1
+	fi
 	grep -q '^Fixes: [0-9a-f]\{12\} ("' "$1" || { echo "${1##*/}: no Fixes:"; return 1; }
 }
 rfcs=("$tmp"/series/rfc-*/)
