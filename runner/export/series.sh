@@ -222,6 +222,21 @@ address()
 	mv "$1.new" "$1" || die "series.sh: cannot address ${1##*/}"
 }
 
+# address_patches DIR: each patch of DIR but its cover letter addressed to
+# whom recipients() names for it; prints them all, once each
+address_patches()
+{
+	local p r all=
+
+	for p in "$1"/0*.patch; do
+		[ "${p##*/}" != 0000-cover-letter.patch ] || continue
+		r=$(recipients "$p" | awk '!seen[$0]++') || exit 1
+		address "$p" "$r"
+		all+=$r$'\n'
+	done
+	awk 'NF && !seen[$0]++' <<<"$all"
+}
+
 # series SRC REPO OUTDIR
 series()
 {
@@ -291,14 +306,9 @@ series()
 	rm -f "$out"/*.patch
 	in_git . format-patch -q --cover-letter --cover-from-description=subject \
 		--base=baseline -o "$out" baseline..mglru-tests
-	local p r all=
-	for p in "$out"/0*.patch; do
-		[ "${p##*/}" != 0000-cover-letter.patch ] || continue
-		r=$(recipients "$p" | awk '!seen[$0]++') || exit 1
-		address "$p" "$r"
-		all+=$r$'\n'
-	done
-	address "$out/0000-cover-letter.patch" "$(awk 'NF && !seen[$0]++' <<<"$all")"
+	local all
+	all=$(address_patches "$out") || exit 1
+	address "$out/0000-cover-letter.patch" "$all"
 	note "series: $(git rev-list --count baseline..mglru-tests) patches and a cover letter in $out"
 
 	local v
@@ -312,7 +322,7 @@ series()
 # OUTDIR, each addressed to whom get_maintainer.pl names for it
 rfc()
 {
-	local p r
+	local p
 
 	in_git . checkout -q -b "rfc-$1" baseline
 	# the checkout drops the folders that only the series' files were in
@@ -325,12 +335,8 @@ rfc()
 	rm -rf "$2"
 	in_git . format-patch -q --subject-prefix="RFC PATCH" --base=baseline \
 		-o "$2" "baseline..rfc-$1"
-	for p in "$2"/*.patch; do
-		r=$(recipients "$p" | awk '!seen[$0]++') || exit 1
-		address "$p" "$r"
-	done
+	address_patches "$2" >/dev/null || exit 1
 	in_git . checkout -q mglru-tests
-	mkdir -p "${TREE_DIRS[@]}"
 	note "series: $(git rev-list --count "baseline..rfc-$1") RFC patch of $1 in $2"
 }
 
