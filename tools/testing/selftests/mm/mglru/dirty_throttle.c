@@ -105,13 +105,6 @@ static int set_knob(const char *path, unsigned long val)
 	return mglru_write_restore(path, buf);
 }
 
-static long meminfo_mib(const char *buf, const char *key)
-{
-	const char *p = strstr(buf, key);
-
-	return p ? strtol(p + strlen(key), NULL, 10) >> 10 : 0;
-}
-
 /*
  * What skip_throttle_noprogress() weighs the pending writes against:
  * zone_reclaimable_pages(), file folios and anon ones when there is swap,
@@ -119,17 +112,13 @@ static long meminfo_mib(const char *buf, const char *key)
  */
 static long reclaimable_mib(void)
 {
-	char buf[8192];
-	long mib;
+	unsigned long kib = mglru_meminfo_kib("Active(file):") +
+			    mglru_meminfo_kib("Inactive(file):");
 
-	if (mglru_read_str("/proc/meminfo", buf, sizeof(buf)))
-		return -1;
-	mib = meminfo_mib(buf, "Active(file):") +
-	      meminfo_mib(buf, "Inactive(file):");
-	if (meminfo_mib(buf, "SwapFree:"))
-		mib += meminfo_mib(buf, "Active(anon):") +
-		       meminfo_mib(buf, "Inactive(anon):");
-	return mib;
+	if (mglru_meminfo_kib("SwapFree:"))
+		kib += mglru_meminfo_kib("Active(anon):") +
+		       mglru_meminfo_kib("Inactive(anon):");
+	return kib >> 10;
 }
 
 /* the event's reason is 1 << enum vmscan_throttle_state */

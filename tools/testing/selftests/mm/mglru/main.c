@@ -74,18 +74,14 @@ static unsigned long fs_size(const struct mglru_setup *setup)
 /* 0 if the machine has the memory for the scenario and MEM_RESERVE */
 static int check_memory(const struct mglru_setup *setup)
 {
-	unsigned long need = setup->memcg_max + MEM_RESERVE, avail = 0;
-	char buf[8192], *p;
+	unsigned long need = setup->memcg_max + MEM_RESERVE, avail;
 
 	if (setup->data_size)
 		need += mglru_tmpfs_size(fs_size(setup));
 	if (setup->zram_size)
 		need += setup->swapped_max < setup->zram_size ?
 			setup->swapped_max : setup->zram_size;
-	p = mglru_read_str("/proc/meminfo", buf, sizeof(buf)) ? NULL :
-	    strstr(buf, "MemAvailable:");
-	if (p)
-		avail = strtoul(p + 13, NULL, 10) << 10;
+	avail = mglru_meminfo_kib("MemAvailable:") << 10;
 	if (avail >= need)
 		return 0;
 	return mglru_skip("needs %lu MiB of memory, %lu MiB available: %lu MiB missing",

@@ -46,6 +46,17 @@ int mglru_read_str(const char *path, char *buf, size_t len)
 	return n < 0 ? n : 0;
 }
 
+/* a /proc/meminfo line's value, in KiB; 0 when it is not there */
+unsigned long mglru_meminfo_kib(const char *key)
+{
+	char buf[8192], *p;
+
+	if (mglru_read_str("/proc/meminfo", buf, sizeof(buf)))
+		return 0;
+	p = strstr(buf, key);
+	return p ? strtoul(p + strlen(key), NULL, 10) : 0;
+}
+
 double mglru_now(void)
 {
 	struct timespec ts;
