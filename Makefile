@@ -35,6 +35,10 @@
 #                     a validation kernel of patches/variants/
 #   MATRIX_ROWS="t"   `make matrix`: only these rows of expectations/matrix.txt
 #   KILLS=N           `make selftest-check`: the first N kill times per test
+#   BOOTS, FLIPS,     `make emulator-stress`: BOOTS boots (20), each switching
+#   MITIGATION        MGLRU off and on FLIPS times (1000) under load; MITIGATION
+#                     none, quiet (no module loaded at boot that no test
+#                     needs) or single (single-threaded TCG)
 #   CACHE, RESULTS    cache folder, results folder of this run
 #   GUEST=auto        the guest kernel: auto boots the kernel's Debian binary
 #                     image (runner/kernels.txt) where it has one and the run
@@ -49,11 +53,11 @@
 
 JOBS ?= $(shell nproc)
 export KERNEL KDIR EXPECT GUEST ARCH ACCEL JOBS MEM CPUS HZ TESTS REPEAT LRU_MODE KUNIT_ARCH KUNIT_SANITIZE VARIANT CACHE \
-	RESULTS MATRIX_ROWS KILLS
+	RESULTS MATRIX_ROWS KILLS BOOTS FLIPS MITIGATION
 export LAVA_JOBS_DIR LAVA_KERNEL_URL LAVA_ROOTFS_URL LAVA_MODULES_URL \
 	LAVA_TESTDEF_REPO LAVA_TESTDEF_REVISION LAVA_KSELFTEST_DIR LAVA_COMPARE
 
-.PHONY: all kunit kselftest vm-shell selftest-check matrix mutants kunit-guest compare deps check \
+.PHONY: all kunit kselftest vm-shell selftest-check emulator-stress matrix mutants kunit-guest compare deps check \
 	list kernels clean lava-jobs lava-local kcidb series bisect-demo docs
 
 all:
@@ -70,6 +74,9 @@ vm-shell:
 
 selftest-check:
 	@runner/run/suite.sh selftest-check
+
+emulator-stress:
+	@runner/run/suite.sh emulator-stress
 
 matrix:
 	@runner/validate/matrix.sh

@@ -122,6 +122,25 @@ pick_accel()
 	echo tcg
 }
 
+# A guest that the emulator killed (runner/crash.py) is an infrastructure
+# error, never the kernel's failure: vm.sh exits with this status when the
+# emulator crashed the guest again after its retry (or at once, VM_RETRY=0).
+EX_EMULATOR=75
+
+# emulator_death CONSOLE ACCEL: print why CONSOLE shows a guest that the
+# emulator crashed, and succeed; fail when it does not (no crash, or the
+# kernel's)
+emulator_death()
+{
+	local why
+
+	why=$(python3 "$SUITE_ROOT/runner/crash.py" "$1" "$2") || return 1
+	case $why in
+	emulator:*) echo "${why#emulator: }" ;;
+	*) return 1 ;;
+	esac
+}
+
 # guest_hz: the guest kernel's tick, HZ=100, 250 or 1000 (default below);
 # the binary image's own tick when the guest is one.
 # The kselftest fragment sets no tick: a CI kernel keeps its own.
@@ -465,6 +484,8 @@ positive()
 }
 
 check_repeat() { positive REPEAT; }
+check_boots() { positive BOOTS; }
+check_flips() { positive FLIPS; }
 check_jobs() { positive JOBS; }
 check_cpus() { positive CPUS; }
 
@@ -571,6 +592,14 @@ check_kills()
 	case ${KILLS:-all} in
 	all|[1-9]|[1-9][0-9]) ;;
 	*) die "KILLS=$KILLS: expected all or a number of kill times per test" ;;
+	esac
+}
+
+check_mitigation()
+{
+	case ${MITIGATION:-none} in
+	none|quiet|single) ;;
+	*) die "MITIGATION=$MITIGATION: expected none, quiet or single" ;;
 	esac
 }
 

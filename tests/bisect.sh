@@ -9,21 +9,18 @@
 # "image" (a file naming how the kernel behaves) booted by a stand-in
 # virtme-ng (VNG=), so that nothing is built or booted. A kernel that
 # panics, one that locks up and one that hangs until the runner's outer
-# timeout are bad; one that does not boot cannot be tested.
+# timeout are bad; one that does not boot cannot be tested. A boot that
+# the emulator crashed is run again: a step whose retry passes (or fails)
+# has its verdict, one whose retry died too cannot be tested; an int3
+# oops on a real int3 is the kernel's.
 
 cd "$(dirname "$0")/.." || exit 1
 . runner/lib.sh
 
 . tests/expect.sh
+. tests/standin-guest.sh
 fx=tests/fixtures
 
-# ktap TEST POINT ok|"not ok": one finished run of TEST in which POINT
-# has that result
-ktap()
-{
-	printf 'TAP version 13\n1..1\n# selftests: mm/mglru: %s\n# TAP version 13\n# 1..1\n# %s 1 %s\nok 1 selftests: mm/mglru: %s\n' \
-		"$1" "$3" "$2" "$1"
-}
 # runs DIR TEST POINT RESULT...: one run of each result, in DIR
 runs()
 {
@@ -63,9 +60,7 @@ expect_rc 128 "REPEAT=4 is too few for a point without a matrix row" python3 $v 
 expect_rc 0 "REPEAT=5 is enough for a point without a matrix row" python3 $v --check readahead_refault classic 5
 
 kdir=$tmp/linux
-mkdir -p "$kdir/mm"
-touch "$kdir/mm/vmscan.c" "$kdir/Kconfig"
-printf 'kernelversion:\n\t@echo 7.3.4\n' >"$kdir/Makefile"
+standin_tree "$kdir"
 b=runner/export/bisect-run.sh
 # (RESULTS: a step that gets past its input checks writes nothing here)
 export RESULTS=$tmp/bad-input
@@ -76,79 +71,18 @@ expect_rc 128 "a bad REPEAT" env KDIR="$kdir" TEST=aging_oom LRU_MODE=mglru REPE
 expect_rc 128 "a REPEAT too small for the point" env KDIR="$kdir" TEST=aging_oom LRU_MODE=mglru REPEAT=1 $b
 expect_rc 128 "not a kernel tree" env KDIR=/ TEST=aging_oom LRU_MODE=mglru $b
 
-# The stand-in tree: the hook in place (tree.sh applies nothing), a
-# kernel version, and a kselftest Makefile whose install writes the list,
-# the programs and the settings kselftest.sh reads.
-echo "/* CONFIG_MGLRU_KUNIT_TEST */" >"$kdir/mm/vmscan.c"
-mkdir -p "$kdir/tools/testing/selftests"
-# shellcheck disable=SC2016 # $(INSTALL_PATH) is make's
-printf '%s\n' 'TARGETS += mm' 'install:' \
-	'	mkdir -p $(INSTALL_PATH)/mm/mglru' \
-	"	printf 'mm/mglru:%s\\n' $(selftest_names | tr '\n' ' ') >\$(INSTALL_PATH)/kselftest-list.txt" \
-	"	cd \$(INSTALL_PATH)/mm/mglru && touch $(selftest_names | tr '\n' ' ') && chmod +x $(selftest_names | tr '\n' ' ')" \
-	'	echo timeout=60 >$(INSTALL_PATH)/mm/mglru/settings' \
-	>"$kdir/tools/testing/selftests/Makefile"
-# A cache of its own, whose venv needs no install (deps.sh)
-mkdir -p "$tmp/cache/venv"
-sha1sum <runner/requirements.txt >"$tmp/cache/venv/.mglru-requirements"
-
-# The stand-in virtme-ng: the kernel image (-r) says what the guest does.
-# It writes what runs.sh's runs would (each run's meminfo as it starts,
-# its KTAP) and the console the kernel would: the kselftest runner's
-# line as each run starts, and the kernel's messages.
-{
-	echo '#!/bin/bash'
-	declare -f ktap
-	cat <<'EOS'
-while [ $# -gt 0 ]; do
-	case $1 in
-	-r) kernel=$2; shift ;;
-	--rwdir=*) dir=${1#--rwdir=} ;;
-	esac
-	shift
-done
-how=$(cat "$kernel")
-echo "Linux version 7.3.4 (stand-in: $how)"
-case $how in
-noboot) echo "Kernel panic - not syncing: VFS: Unable to mount root fs on unknown-block(0,0)"; exit 1 ;;
-boothang) exec sleep 300 ;;
-esac
-for run in $(sed -n 's/^for run in \(.*\); do$/\1/p' "$dir/runs.sh"); do
-	test=${run%%.*}
-	: >"$dir/$run.meminfo"
-	echo "kselftest: Running tests in mm/mglru"
-	case $how in
-	panic)
-		printf '%s\n' "BUG: kernel NULL pointer dereference, address: 0000000000000008" \
-			"Oops: Oops: 0000 [#1] PREEMPT SMP NOPTI" \
-			"RIP: 0010:lru_gen_look_around+0x4d/0x3c0" \
-			"Kernel panic - not syncing: Fatal exception"
-		exit 1 ;;
-	hang)
-		printf 'TAP version 13\n1..1\n# selftests: mm/mglru: %s\n# TAP version 13\n' "$test" >"$dir/$run.ktap"
-		exec sleep 300 ;;
-	lockup)
-		echo "watchdog: BUG: soft lockup - CPU#1 stuck for 26s! [$test:212]"
-		ktap "$test" "${test}_mglru" ok >"$dir/$run.ktap" ;;
-	fail) ktap "$test" "${test}_mglru" "not ok" >"$dir/$run.ktap" ;;
-	*) ktap "$test" "${test}_mglru" ok >"$dir/$run.ktap" ;;
-	esac
-done
-echo 0 >"$dir/guest.rc"
-echo "reboot: Power down"
-EOS
-} >"$tmp/vng"
-chmod +x "$tmp/vng"
+standin_vng "$tmp/vng"
 
 # standin NAME WANT WHY: a bisection step on the stand-in kernel NAME exits
 # WANT, and its verdict line says WHY
 standin()
 {
-	echo "$1" >"$tmp/$1.bzImage"
+	local f=${1// /-}
+	echo "$1" >"$tmp/$f.bzImage"
 	expect_rc "$2" "a stand-in kernel that does '$1'" \
 		env KDIR="$kdir" TEST=aging_oom LRU_MODE=mglru REPEAT=3 \
-		GUEST_KERNEL="$tmp/$1.bzImage" VNG="$tmp/vng" GUEST_ACCEL=tcg \
-		BOOT_TIMEOUT=3 CACHE="$tmp/cache" RESULTS="$tmp/step-$1" $b
+		GUEST_KERNEL="$tmp/$f.bzImage" VNG="$tmp/vng" GUEST_ACCEL=tcg \
+		BOOT_TIMEOUT=3 CACHE="$tmp/cache" RESULTS="$tmp/step-$f" $b
 	if grep -q "mglru: bisect: aging_oom_mglru: .*$3" "$tmp/out"; then
 		grep "mglru: bisect: aging_oom_mglru: .*(exit" "$tmp/out" | sed 's/^/     /'
 	else
@@ -166,4 +100,10 @@ standin lockup 1 "crashed during the scenario: watchdog: BUG: soft lockup"
 standin hang 1 "killed at the outer timeout (timed out after 3s) while the test was running"
 standin noboot 125 "crashed before the test started: Kernel panic"
 standin boothang 125 "the build or the boot failed (timed out after 3s)"
+# the emulator's crash (runner/crash.py) is retried, never the kernel's
+standin "emu-boot pass" 0 "3 pass, 0 fail"
+standin "emu-boot fail" 1 "0 pass, 3 fail"
+standin "emu-mid pass" 0 "3 pass, 0 fail"
+standin "emu-boot emu-boot" 125 "the emulator crashed the guest twice, not the kernel"
+standin int3-cc 125 "crashed before the test started: Oops: int3"
 exit $rc

@@ -140,7 +140,8 @@ for p in patches/mutants/upstream/*.patch; do
 		{ echo "$p: no Fix: or Observable: line"; rc=1; }
 done
 
-shellcheck -x --source-path=SCRIPTDIR runner/*.sh runner/*/*.sh runner/validate/selftest-check/*.sh tests/*.sh .ci/run || rc=1
+shellcheck -x --source-path=SCRIPTDIR runner/*.sh runner/*/*.sh runner/validate/selftest-check/*.sh \
+	runner/validate/emulator-stress/*.sh tests/*.sh .ci/run || rc=1
 shellcheck -s sh lava/*.sh || rc=1
 
 # README.rst and doc/ are reStructuredText, as kernel docs are: they must

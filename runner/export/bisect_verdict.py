@@ -8,7 +8,9 @@ point of a results folder, as git bisect run's exit code, with its reason:
        the test was still running, or the runs failed;
   0    good: the runs passed;
   125  cannot test: no run (the build or the boot failed), a skip (a
-       precondition not met), or runs that do not agree enough;
+       precondition not met), runs that do not agree enough, or a run
+       that the emulator crashed twice (runner/crash.py: an infrastructure
+       error, not the kernel's crash);
   128  bad usage, or (--check) a REPEAT too small for the point.
 
 Runs that pass or fail give a verdict only when it is wrong with at most
@@ -26,21 +28,16 @@ usage: bisect_verdict.py RESULTS TEST MODE REPEAT
 import glob
 import math
 import os
-import re
 import sys
 
 RUNNER = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, RUNNER)  # the core (tables, ktap) and the job folders
+from crash import attempts, classify, read_lines, verdict_attempt  # noqa: E402
 from ktap import kselftest_runs, verdicts as ktap_verdicts  # noqa: E402
 from tables import validated  # noqa: E402
 
 ALPHA = 0.05
 P_RUN = 1 - 0.05 ** (1 / 10)     # 0.259: Clopper-Pearson, 0 wrong of 10
-# what the kernel prints when it crashes or locks up (the guest's console):
-# a panic, an Oops or any other die() ("...: 0000 [#1]"), BUG_ON() and the
-# BUG: reports (soft lockup, NULL pointer dereference, bad page state...)
-CRASH = re.compile(r'Kernel panic - not syncing|\bOops\b|: [0-9a-f]{4} \[#\d+\]|'
-                   r'kernel BUG at|\bBUG: ')
 # what the kselftest runner writes to /dev/kmsg as a run starts
 STARTED = 'kselftest: Running tests in'
 
@@ -108,27 +105,35 @@ def read(path):
 
 
 def guest(results, test):
-    """What the guest's console and vm.sh say of the test's boot: (the
-    scenario started, the first crash line after it started or None, the
-    first crash line before, vm.sh's error)."""
+    """What the guest's console and vm.sh say of the test's last boot: (the
+    scenario started, the kernel's crash line after it started or None, the
+    kernel's crash line before, the emulator's crash or None, vm.sh's
+    error)."""
     gdir = os.path.join(results, f'guest-{test}')
-    lines = read(os.path.join(gdir, 'console.log')).splitlines()
+    lines = read_lines(os.path.join(gdir, 'console.log'))
     start = next((i for i, line in enumerate(lines) if STARTED in line), None)
     # runs.sh writes each run's meminfo as the run starts
     if start is None and glob.glob(os.path.join(gdir, '*.meminfo')):
         start = 0
-    crashes = [(i, line.strip()) for i, line in enumerate(lines) if CRASH.search(line)]
-    during = next((c for i, c in crashes if start is not None and i >= start), None)
-    before = next((c for i, c in crashes if start is None or i < start), None)
+    c = classify(lines, read(os.path.join(results, 'accel')).strip())
+    kernel = c if c and c.kind == 'kernel' else None
+    during = kernel.line if kernel and start is not None and kernel.index >= start else None
+    before = kernel.line if kernel and not during else None
+    emulator = c.why if c and c.kind == 'emulator' else None
     err = read(os.path.join(gdir, 'guest.err')).strip()
-    return start is not None, during, before, err
+    return start is not None, during, before, emulator, err
 
 
 def judge(results, test, mode, repeat, valid):
     """(exit code, reason)"""
     runs = verdicts(results, test, mode)
-    started, crash, early, err = guest(results, test)
+    started, crash, early, emulator, err = guest(results, test)
     finished = sum(done for _, done in runs)
+    lost = [r for r, recs in attempts(results).items()
+            if r.split('.')[0] == test and verdict_attempt(recs) is None]
+    if lost:
+        return 125, (f'the emulator crashed the guest twice, not the kernel: no verdict '
+                     f'for {" ".join(sorted(lost))} ({emulator or "see attempts.tsv"})')
     if crash:
         return 1, f'the kernel crashed during the scenario: {crash}'
     if started and err.startswith('timed out') and finished < repeat:

@@ -97,6 +97,12 @@ expectation is misc plus an incident of the point's issue)
   the guest crashed (no result, a      ERROR         path .../<test>, the
     panic, Oops or BUG on its console)               console from the crash
                                                      in log_excerpt
+  the emulator crashed the guest       ERROR         path .../<test>, id
+    (runner/crash.py; attempts.tsv):                 suffix :attemptK,
+    each attempt of a run it cut short               misc.attempt K and
+                                                     misc.runner the reason;
+                                                     the rerun's tests
+                                                     misc.attempt K+1
   KUnit PASS / FAIL / SKIP / ERROR     same          (ERROR needs
                                                      kunit-<arch>.json:
                                                      summary.json has FAIL)
@@ -126,7 +132,7 @@ import sys
 
 RUNNER = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, RUNNER)  # the core (tables, ktap) and the job folders
-from export.bisect_verdict import CRASH  # noqa: E402
+from crash import attempts as crash_attempts, console_crash, run_name, verdict_attempt  # noqa: E402
 from ktap import kselftest_runs, parse as parse_ktap, subtests  # noqa: E402
 from run.kunit_cases import kunit_cases, point_name  # noqa: E402
 from run.summary import judge, numeric, read_tree_info  # noqa: E402
@@ -448,9 +454,11 @@ class Document:
         return b['id']
 
     def test(self, build_id, path, status, point, exp, skip_ok, lines=None, metrics=None,
-             run=None, misc=None, environment=None, metric_keys=(), start=None):
-        """A test of one point (and run), its key metrics and its incident."""
+             run=None, misc=None, environment=None, metric_keys=(), start=None, attempt=None):
+        """A test of one point (and run, and attempt of a run the emulator
+        cut short), its key metrics and its incident."""
         suffix = f':r{run}' if run is not None else ''
+        suffix += f':attempt{attempt}' if attempt is not None else ''
         tid = f'{build_id}:{path}{suffix}'
         exp_status, reason = exp
         t = {'id': tid, 'build_id': build_id, 'origin': self.origin, 'path': path,
@@ -534,16 +542,12 @@ class Document:
             return self.start
 
     def crash(self, test):
-        """The guest's crash in test's boot, from its console: the first line
-        that says so and the console from there (60 lines), or None."""
-        try:
-            with open(os.path.join(self.res, f'guest-{test}', 'console.log'),
-                      errors='replace') as f:
-                lines = f.read().splitlines()
-        except OSError:
-            return None
-        i = next((i for i, line in enumerate(lines) if CRASH.search(line)), None)
-        return None if i is None else (lines[i].strip(), lines[i:i + 60])
+        """The kernel's crash in test's last boot, from its console
+        (runner/crash.py): the first line that says so and the console from
+        there (60 lines), or None; the emulator's crash is no kernel's."""
+        c = console_crash(os.path.join(self.res, f'guest-{test}', 'console.log'),
+                          self.summary.get('accelerator'))
+        return (c.line, c.excerpt) if c and c.kind == 'kernel' else None
 
     def failed_build(self, checkout_id, kind, arch, config_name, info):
         """A build runner/run/suite.sh recorded as failed (build-<kind>.failed):
@@ -595,14 +599,31 @@ class Document:
             return (e['expected'], e.get('expected_reason', '')) if e else ('PASS', '')
 
         seen, crashed = set(), set()
+        tries = crash_attempts(self.res)
         for test, runs in sorted(files.items()):
             runs.sort(key=lambda r: r[0] or 0)
             for n, name in runs:
-                points, _, runner = parse_ktap(os.path.join(self.res, name))
                 start = self.started(test, n)
                 base = {'ktap': name}
                 if n is not None:
                     base.update(run=n, runs=len(runs))
+                # the attempts that the emulator cut short: ERROR, with why
+                history = tries.get(run_name(test, n), [])
+                for attempt, status, why in history:
+                    if status != 'ERROR':
+                        continue
+                    seen.add(test)
+                    got = verdict_attempt(history)
+                    why = (f'the emulator crashed the guest, not the kernel '
+                           f'({"run again in a new boot" if got else "no attempt left"}): {why}')
+                    self.test(bid, point_path(test, test), 'ERROR', test, expectation(test), True,
+                              None, None, n, dict(base, runner=why, attempt=attempt), env, (),
+                              start, attempt=attempt)
+                if history and verdict_attempt(history) is None:
+                    continue
+                if history:
+                    base['attempt'] = verdict_attempt(history)
+                points, _, runner = parse_ktap(os.path.join(self.res, name))
                 for point, p in points.items():
                     seen.add(point)
                     m = dict(base)

@@ -60,37 +60,94 @@ tmo=$(($(sed -n 's/^timeout=//p' "$install/mm/mglru/settings") * slow))
 # power off, so that the runner's timeout (and the tests' cleanup) fires first
 export BOOT_TIMEOUT=${BOOT_TIMEOUT:-$((tmo * repeat + 120))}
 
+# boot TEST DIR ATTEMPT RUNS...: one boot of the guest that runs RUNS of
+# TEST, one after the other. The runs are a script in the shared folder:
+# the kernel command line, which carries the guest's command, has no room
+# for ten of them. Each run's KTAP goes through a pipe into a file of its
+# own: the kselftest runner reopens /dev/stdout in append mode (see vm.sh).
+# Before each run the guest's memory is put back as after boot, as far as
+# it can be: clean page cache and slab dropped (the memory a run leaves
+# behind slowed the next ones down). After each run the guest says so on
+# its console, where runner/crash.py finds the runs that finished before a
+# crash. vm.sh exits $EX_EMULATOR when the emulator crashed the guest.
+boot()
+{
+	local t=$1 dir=$2 attempt=$3 name=test-$1
+	shift 3
+	[ "$attempt" = 1 ] || name=$name.attempt$attempt
+	cat >"$dir/runs.sh" <<-EOF
+	cd $install || exit 1
+	for run in $*; do
+		sync; echo 3 >/proc/sys/vm/drop_caches
+		date +%s.%N >$dir/\$run.start
+		cat /proc/meminfo >$dir/\$run.meminfo
+		$(ksft_env "$t" "${LRU_MODE:+-m $LRU_MODE}") $(ksft_cmd "$t") 2>&1 | cat >$dir/\$run.ktap
+		echo "mglru: run \$run finished" >/dev/kmsg
+	done
+	EOF
+	VM_RETRY=0 phase "$name" "$SUITE_ROOT/runner/run/vm.sh" run "$kernel" "$dir" \
+		"uname -r; sh $dir/runs.sh"
+}
+
+# A boot that the emulator crashed (runner/crash.py) is not the kernel's
+# failure. Its runs that finished before the crash keep their verdicts;
+# the others run again, once, in a new boot. A run that the emulator
+# crashed twice has no verdict: ERROR. $results/attempts.tsv records each
+# run of a crashed boot, "<test> <run> <attempt> KEPT|ERROR <why>", for the
+# summary and KCIDB; the crashed boot's files move to guest-<test>/attempt1/.
 rc=0
 for t in $tests; do
 	runs=$t
 	[ "$repeat" -gt 1 ] && runs=$(seq -f "$t.r%g" "$repeat" | tr '\n' ' ')
 	dir=$results/guest-$t
 	rm -rf "$dir"
-	# The runs are a script in the shared folder: the kernel command line,
-	# which carries the guest's command, has no room for ten of them. Each
-	# run's KTAP goes through a pipe into a file of its own: the kselftest
-	# runner reopens /dev/stdout in append mode (see vm.sh). Before each run
-	# the guest's memory is put back as after boot, as far as it can be:
-	# clean page cache and slab dropped (the memory a run leaves behind
-	# slowed the next ones down).
 	mkdir -p "$dir"
-	cat >"$dir/runs.sh" <<-EOF
-	cd $install || exit 1
-	for run in $runs; do
-		sync; echo 3 >/proc/sys/vm/drop_caches
-		date +%s.%N >$dir/\$run.start
-		cat /proc/meminfo >$dir/\$run.meminfo
-		$(ksft_env "$t" "${LRU_MODE:+-m $LRU_MODE}") $(ksft_cmd "$t") 2>&1 | cat >$dir/\$run.ktap
+	todo=$runs
+	for attempt in 1 2; do
+		# a test's verdict is the summary's to judge against the kernel's
+		# expectations; a guest that did not run the test fails the run
+		# shellcheck disable=SC2086
+		boot "$t" "$dir" "$attempt" $todo
+		vrc=$?
+		[ -s "$dir/guest.out" ] && head -n1 "$dir/guest.out" >"$results/guest-uname"
+		if [ "$vrc" != "$EX_EMULATOR" ]; then
+			[ "$vrc" = 0 ] || [ -f "$dir/guest.rc" ] || rc=1
+			break
+		fi
+		why=$(cat "$dir/guest.emulator")
+		finished=$(python3 "$SUITE_ROOT/runner/crash.py" --finished "$dir/console.log" \
+			   "$GUEST_ACCEL")
+		left=
+		for run in $todo; do
+			if grep -qxF -- "$run" <<<"$finished"; then
+				printf '%s\t%s\t%s\tKEPT\t%s\n' "$t" "$run" "$attempt" "$why"
+				mv "$dir/$run.ktap" "$results/kselftest-$run.ktap"
+			else
+				printf '%s\t%s\t%s\tERROR\t%s\n' "$t" "$run" "$attempt" "$why"
+				left="$left $run"
+			fi
+		done >>"$results/attempts.tsv"
+		todo=$left
+		[ -n "$todo" ] || break
+		if [ "$attempt" = 2 ]; then
+			rc=1
+			break
+		fi
+		# the crashed boot's files, and its unfinished runs' partial KTAP
+		mkdir -p "$dir/attempt1"
+		for f in console.log guest.out guest.rc guest.err guest.emulator runs.sh; do
+			[ ! -e "$dir/$f" ] || mv "$dir/$f" "$dir/attempt1/"
+		done
+		for run in $todo; do
+			for f in "$dir/$run".*; do
+				[ ! -e "$f" ] || mv "$f" "$dir/attempt1/"
+			done
+		done
+		note "$t: the emulator crashed the guest, not the kernel ($why): runs again:$todo"
 	done
-	EOF
-	# a test's verdict is the summary's to judge against the kernel's
-	# expectations; a guest that did not run the test fails the run
-	phase "test-$t" "$SUITE_ROOT/runner/run/vm.sh" run "$kernel" "$dir" \
-		"uname -r; sh $dir/runs.sh" ||
-		[ -f "$dir/guest.rc" ] || rc=1
-	[ -s "$dir/guest.out" ] && head -n1 "$dir/guest.out" >"$results/guest-uname"
-	for run in $runs; do
+	for run in $todo; do
 		# a run without a file: the summary counts it as failed, "no output"
+		# (ERROR, when attempts.tsv says the emulator crashed it twice)
 		if [ -f "$dir/$run.ktap" ]; then
 			mv "$dir/$run.ktap" "$results/kselftest-$run.ktap"
 		else

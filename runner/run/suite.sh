@@ -9,15 +9,17 @@
 #   kselftest  the guest kernel and the kselftests only;
 #   vm-shell   an interactive shell in the guest on the test kernel;
 #   selftest-check  check the kselftests themselves in the guest: each can
-#              fail, and each cleans up when killed mid-scenario.
+#              fail, and each cleans up when killed mid-scenario;
+#   emulator-stress  how often the emulator crashes the guest
+#              (runner/validate/emulator-stress.sh).
 # Variables: see the Makefile and doc/runner.rst.
 
 . "$(dirname "$0")/../lib.sh"
 
 what=${1:-all}
 case $what in
-all|kunit|kselftest|vm-shell|selftest-check) ;;
-*) die "suite.sh: unknown job '$what' (all, kunit, kselftest, vm-shell or selftest-check)" ;;
+all|kunit|kselftest|vm-shell|selftest-check|emulator-stress) ;;
+*) die "suite.sh: unknown job '$what' (all, kunit, kselftest, vm-shell, selftest-check or emulator-stress)" ;;
 esac
 # each variable a job uses, before any slow work
 check_inputs KDIR KERNEL EXPECT GUEST_KERNEL GUEST HZ ACCEL ARCH JOBS MEM CPUS
@@ -26,6 +28,7 @@ kunit) check_inputs KUNIT_ARCH KUNIT_SANITIZE ;;
 all) check_inputs KUNIT_ARCH KUNIT_SANITIZE TESTS LRU_MODE REPEAT ;;
 kselftest) check_inputs TESTS LRU_MODE REPEAT ;;
 selftest-check) check_inputs KILLS ;;
+emulator-stress) check_inputs BOOTS FLIPS MITIGATION ;;
 esac
 check_inputs VARIANT
 
@@ -68,6 +71,10 @@ if [ "$what" != kunit ]; then
 	fi
 	if [ "$what" = selftest-check ]; then
 		"$SUITE_ROOT/runner/validate/selftest-check.sh" "$gtree" "$kernel" "$RESULTS"
+		exit
+	fi
+	if [ "$what" = emulator-stress ]; then
+		"$SUITE_ROOT/runner/validate/emulator-stress.sh" "$kernel" "$RESULTS"
 		exit
 	fi
 	"$SUITE_ROOT/runner/run/kselftest.sh" "$gtree" "$kernel" "$RESULTS" || rc=1

@@ -15,6 +15,7 @@ import sys
 
 RUNNER = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, RUNNER)  # the core (tables, ktap) and the job folders
+from crash import attempts as crash_attempts, run_name, verdict_attempt  # noqa: E402
 from ktap import kselftest_runs, verdicts as ktap_verdicts  # noqa: E402
 from run.kunit_cases import kunit_cases  # noqa: E402
 from tables import expectations, key_metrics, split_point  # noqa: E402
@@ -68,7 +69,12 @@ def median_metrics(all_metrics):
 def judge(verdict, exp, point, bad, skip_ok=False):
     """The status shown for a verdict against its expectation (None: PASS
     expected); unexpected failures and unexpected passes go to bad, and an
-    unexpected SKIP too unless skip_ok. An INFO point never goes to bad."""
+    unexpected SKIP too unless skip_ok. An INFO point never goes to bad.
+    An ERROR (the emulator crashed the run's guest twice: no verdict) always
+    does, whatever the expectation."""
+    if verdict == 'ERROR':
+        bad.append(point)
+        return 'ERROR (emulator)'
     if exp and exp[0] == 'INFO':
         return f'{verdict} (info)'
     if exp and exp[0] == 'FLAKY' and verdict in ('PASS', 'FAIL'):
@@ -148,7 +154,21 @@ def main():
         m = re.match(r'kunit-(\w+)\.json$', name)
         if m:
             kunit_rows(os.path.join(res, name), m.group(1), expect, summary, rows, bad)
-    for test, _, path in kselftest_runs(res):
+    # the runs of boots that the emulator crashed: each attempt, and the
+    # runs that it crashed twice, ERROR with the reason
+    tries = crash_attempts(res)
+    summary['attempts'] = []
+    emulator = []
+    for test, n, path in kselftest_runs(res):
+        run = run_name(test, n)
+        for attempt, status, why in tries.get(run, []):
+            summary['attempts'].append({'test': test, 'run': run, 'attempt': attempt,
+                                        'status': status, 'reason': why})
+        if verdict_attempt(tries.get(run)) is None:
+            runs.setdefault(test, []).append(
+                ('ERROR', {'runner': f'the emulator crashed the guest twice: {tries[run][-1][2]}'}))
+            emulator.append(run)
+            continue
         points, metrics, outer = ktap_verdicts(path)
         if not points:
             # the program died before reporting: use the runner's verdict
@@ -161,8 +181,10 @@ def main():
     for point, results in runs.items():
         verdicts = [v for v, _ in results]
         counts = {v: verdicts.count(v) for v in set(verdicts)}
-        # with REPEAT=N the verdict is the majority's; ties count as FAIL
-        verdict = max(sorted(counts), key=lambda v: (counts[v], v == 'FAIL'))
+        # with REPEAT=N the verdict is the majority's; ties count as FAIL;
+        # a run without a verdict (ERROR) makes the point's ERROR
+        verdict = 'ERROR' if 'ERROR' in counts else \
+            max(sorted(counts), key=lambda v: (counts[v], v == 'FAIL'))
         test, mode = split_point(point)
         exp = expect.get(point)
         status = judge(verdict, exp, point, bad, skip_ok=True)
@@ -196,6 +218,9 @@ def main():
         print(f'{r[0]:<{w}}  {r[1]:<7}  {r[2]:<{v}}  {r[3]}')
     if bad:
         print(f"mglru: {len(bad)} unexpected result(s): {' '.join(bad)}")
+    if emulator:
+        print(f"mglru: error: the emulator (QEMU TCG) crashed the guest twice, not the kernel: "
+              f"no verdict for {' '.join(emulator)} (summary.json's attempts)")
     print(f'summary: {os.path.join(res, "summary.json")}')
     return 0 if not bad else 1
 

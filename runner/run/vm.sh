@@ -8,6 +8,15 @@
 #                                     directory the guest may write; CMD's
 #                                     output lands in DIR/guest.out and its
 #                                     exit status in DIR/guest.rc
+#
+# A boot that the emulator crashed (runner/crash.py: an "Oops: int3" under
+# TCG whose trapping byte is not an int3) is not the kernel's failure: its
+# console and output move to DIR/attempt1/, with the reason in
+# DIR/attempt1/guest.emulator, and CMD runs once more in a new boot. When
+# that boot dies the same way, or with VM_RETRY=0 (a caller that retries
+# itself, runner/run/kselftest.sh), vm.sh exits $EX_EMULATOR with
+# "mglru: error: the emulator crashed the guest ...", the reason in
+# DIR/guest.emulator. Any other crash is the kernel's and never retried.
 #        vm.sh shell BZIMAGE          an interactive guest shell
 #
 # MEM, CPUS, ACCEL (auto|kvm|tcg) and BOOT_TIMEOUT (seconds) tune the guest;
@@ -27,12 +36,20 @@ cmd=$1 kernel=$2
 shift 2
 [ -f "$kernel" ] || die "no guest kernel at $kernel"
 
+# vng_args ACCEL: virtme-ng's arguments, in the array vng_argv. TCG_THREAD
+# (single|multi) picks QEMU's TCG threading, multi by default for x86 on
+# x86; GUEST_QUIET=1 keeps udev from loading any module at boot
+# (emulator-stress's mitigation: fewer live patches of the kernel text).
+QUIET_APPEND=modprobe.blacklist=kvm_amd,kvm_intel,kvm,ccp,sr_mod,cdrom,sg,ahci,libahci,libata,iTCO_wdt,intel_pmc_bxt,i6300esb,watchdog,i2c_i801,lpc_ich,psmouse,serio_raw,evdev,pcspkr,aesni_intel,qemu_fw_cfg,button
 vng_args()
 {
 	local accel=$1
 
-	echo "-r $kernel --memory $MEM --cpus $CPUS --user root"
-	[ "$accel" = tcg ] && echo "--disable-kvm"
+	vng_argv=(-r "$kernel" --memory "$MEM" --cpus "$CPUS" --user root)
+	[ "$accel" = tcg ] || return 0
+	vng_argv+=(--disable-kvm)
+	[ -z "${TCG_THREAD:-}" ] || vng_argv+=("--qemu-opts=-accel tcg,thread=$TCG_THREAD")
+	[ "${GUEST_QUIET:-0}" = 0 ] || vng_argv+=(--append "$QUIET_APPEND")
 }
 
 # guest ACCEL TIMEOUT DIR CMD: boot, run CMD with its output in DIR, power off.
@@ -69,8 +86,8 @@ guest()
 	shift 3
 
 	rm -f "$dir/guest.rc" "$dir/guest.out"
-	# shellcheck disable=SC2046
-	setsid timeout -k 10 "$tmo" "$vng" $(vng_args "$accel") --verbose \
+	vng_args "$accel"
+	setsid timeout -k 10 "$tmo" "$vng" "${vng_argv[@]}" --verbose \
 		--rwdir="$dir" \
 		--exec "$std_links cd /; { ( $* ); echo \$? >$dir/guest.rc; } 2>&1 | cat >$dir/guest.out" \
 		</dev/null >"$dir/console.log" 2>&1 &
@@ -93,7 +110,26 @@ run)
 	shift
 	mkdir -p "$dir"
 	accel=${GUEST_ACCEL:-$(pick_accel)}
-	if ! guest "$accel" "$BOOT_TIMEOUT" "$dir" "$@"; then
+	rm -f "$dir/guest.emulator"
+	[ "${VM_RETRY:-1}" = 0 ] || rm -rf "$dir/attempt1"
+	for attempt in 1 2; do
+		guest "$accel" "$BOOT_TIMEOUT" "$dir" "$@"
+		ok=$?
+		why=$(emulator_death "$dir/console.log" "$accel") || break
+		echo "$why" >"$dir/guest.emulator"
+		if [ "$attempt" = 2 ] || [ "${VM_RETRY:-1}" = 0 ]; then
+			[ "$attempt" = 1 ] || why="twice; the second time: $why"
+			echo "mglru: error: the emulator crashed the guest, not the kernel: $why" >&2
+			exit "$EX_EMULATOR"
+		fi
+		note "the emulator crashed the guest, not the kernel: $why; booting again"
+		mkdir -p "$dir/attempt1"
+		mv "$dir/guest.emulator" "$dir/attempt1/"
+		for f in console.log guest.out guest.rc guest.err; do
+			[ ! -e "$dir/$f" ] || mv "$dir/$f" "$dir/attempt1/"
+		done
+	done
+	if [ "$ok" != 0 ]; then
 		echo "mglru: error: the guest did not run its command ($(cat "$dir/guest.err")); console tail:" >&2
 		tail -n 20 "$dir/console.log" | sed 's/^/    | /' >&2
 		exit 1
@@ -102,10 +138,9 @@ run)
 	;;
 shell)
 	accel=${GUEST_ACCEL:-$(pick_accel)}
-	# shellcheck disable=SC2046
 	trap - EXIT
-	# shellcheck disable=SC2046
-	exec "$vng" $(vng_args "$accel")
+	vng_args "$accel"
+	exec "$vng" "${vng_argv[@]}"
 	;;
 *)
 	die "vm.sh: unknown command '$cmd' (accel, run or shell)"

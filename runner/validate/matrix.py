@@ -68,6 +68,14 @@ def point(summary, test, mode):
     return None
 
 
+def lost(summary, test):
+    """Runs of test that the emulator crashed twice (summary.py's ERROR
+    point of the program): no verdict, so neither a detection nor a
+    false alarm."""
+    entry = point(summary, test, '') if summary else None
+    return entry['verdicts'].get('ERROR', 0) if entry else 0
+
+
 def failed(entry):
     """Runs that did not pass (FAIL, or no result at all)."""
     if not entry:
@@ -102,9 +110,11 @@ def main():
         sys.exit(f'mglru: error: no {spec}: not a matrix results folder')
     rows = matrix(spec, kernels_known=False)
 
-    verdict_rows, metric_rows, report, bad, few_rows = [], [], [], [], []
+    verdict_rows, metric_rows, report, bad, few_rows, infra = [], [], [], [], [], []
     for test, mode, bug, fixed in rows:
         sums = {k: load_summary(out, test, mode, k) for k in (bug, fixed)}
+        infra += [f'{test} on {k}: {lost(sums[k], test)}' for k in (bug, fixed)
+                  if lost(sums[k], test)]
         det, nb = failed(point(sums[bug], test, mode))
         fa, nf = failed(point(sums[fixed], test, mode))
         counts_ok = nb > 0 and nf > 0 and det * 10 >= 9 * nb and fa == 0
@@ -137,6 +147,8 @@ def main():
     with open(os.path.join(out, 'matrix.json'), 'w') as f:
         json.dump(report, f, indent=2)
         f.write('\n')
+    if infra:
+        print(f"mglru: runs the emulator crashed twice, counted neither way: {'; '.join(infra)}")
     if bad:
         print(f"mglru: the gate does not hold for: {' '.join(bad)}")
     if few_rows:
