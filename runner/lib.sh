@@ -486,6 +486,7 @@ positive()
 check_repeat() { positive REPEAT; }
 check_boots() { positive BOOTS; }
 check_flips() { positive FLIPS; }
+check_provoke_flips() { positive PROVOKE_FLIPS; }
 check_jobs() { positive JOBS; }
 check_cpus() { positive CPUS; }
 

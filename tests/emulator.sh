@@ -6,7 +6,8 @@
 # (tests/standin-guest.sh), then the KCIDB document of each:
 #   - the emulator's oops (an int3 under TCG whose trapping byte is not
 #     0xcc) at boot, or mid-test: the runs it cut short run once more in a
-#     new boot and give their verdicts, the runs that finished keep theirs;
+#     new boot and give their verdicts, the runs that finished keep theirs
+#     (all of them when it came after the last: no boot more);
 #     summary.json and KCIDB show the first attempt ERROR, with its reason,
 #     and the rerun with the verdict;
 #   - the same oops twice: the program is ERROR, make exits nonzero and
@@ -133,6 +134,17 @@ att = {t["misc"]["run"]: t["misc"].get("attempt") for t in k if t["path"].endswi
 assert att == {1: 1, 2: 2, 3: 2}, att
 '
 [ "$job_rc" = 0 ] || { echo "FAIL mid: make kselftest exited $job_rc"; rc=1; }
+
+job after tcg 2 emu-after pass
+holds after "the emulator after every run finished: verdicts kept, no boot more; exit $job_rc" '
+assert boots == 1, boots
+e = [x for x in s["kselftest"] if x["mode"] == "mglru"][0]
+assert e["verdict"] == "PASS" and e["runs"] == 2 and s["ok"], e
+a = sorted((x["run"], x["attempt"], x["status"]) for x in s["attempts"])
+assert a == [("aging_oom.r1", 1, "KEPT"), ("aging_oom.r2", 1, "KEPT")], a
+assert not [t for t in k if t["status"] == "ERROR"], k
+'
+[ "$job_rc" = 0 ] || { echo "FAIL after: make kselftest exited $job_rc"; rc=1; }
 
 job twice tcg 1 emu-boot emu-boot pass
 holds twice "the emulator twice: ERROR naming it, exit $job_rc" '

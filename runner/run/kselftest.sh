@@ -60,6 +60,16 @@ tmo=$(($(sed -n 's/^timeout=//p' "$install/mm/mglru/settings") * slow))
 # power off, so that the runner's timeout (and the tests' cleanup) fires first
 export BOOT_TIMEOUT=${BOOT_TIMEOUT:-$((tmo * repeat + 120))}
 
+# provoke ATTEMPT: with PROVOKE_FLIPS=N, the first boot of each test
+# switches MGLRU off and on N times under load before its runs, which
+# provokes the emulator's crash (make emulator-stress): a validation knob
+# of the retry, never of a verdict
+provoke()
+{
+	[ -n "${PROVOKE_FLIPS:-}" ] && [ "$1" = 1 ] || return 0
+	echo "sh $SUITE_ROOT/runner/validate/emulator-stress/flip.sh $PROVOKE_FLIPS >/dev/null 2>&1"
+}
+
 # boot TEST DIR ATTEMPT RUNS...: one boot of the guest that runs RUNS of
 # TEST, one after the other. The runs are a script in the shared folder:
 # the kernel command line, which carries the guest's command, has no room
@@ -77,6 +87,7 @@ boot()
 	[ "$attempt" = 1 ] || name=$name.attempt$attempt
 	cat >"$dir/runs.sh" <<-EOF
 	cd $install || exit 1
+	$(provoke "$attempt")
 	for run in $*; do
 		sync; echo 3 >/proc/sys/vm/drop_caches
 		date +%s.%N >$dir/\$run.start

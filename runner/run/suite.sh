@@ -25,8 +25,8 @@ esac
 check_inputs KDIR KERNEL EXPECT GUEST_KERNEL GUEST HZ ACCEL ARCH JOBS MEM CPUS
 case $what in
 kunit) check_inputs KUNIT_ARCH KUNIT_SANITIZE ;;
-all) check_inputs KUNIT_ARCH KUNIT_SANITIZE TESTS LRU_MODE REPEAT ;;
-kselftest) check_inputs TESTS LRU_MODE REPEAT ;;
+all) check_inputs KUNIT_ARCH KUNIT_SANITIZE TESTS LRU_MODE REPEAT PROVOKE_FLIPS ;;
+kselftest) check_inputs TESTS LRU_MODE REPEAT PROVOKE_FLIPS ;;
 selftest-check) check_inputs KILLS ;;
 emulator-stress) check_inputs BOOTS FLIPS MITIGATION ;;
 esac
