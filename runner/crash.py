@@ -35,7 +35,8 @@ import sys
 # die(), panic, BUG_ON() and the BUG: reports
 CRASH = re.compile(r'Kernel panic - not syncing|\bOops\b|: [0-9a-f]{4} \[#\d+\]|'
                    r'kernel BUG at|\bBUG: ')
-WARNING = re.compile(r'\bWARNING: ')
+# the kernel's WARN() (not virtme-ng's or its init's "WARNING: " lines)
+WARNING = re.compile(r'\bWARNING: CPU: \d+ PID: \d+ at ')
 # die("int3"): "Oops: int3: 0000 [#1] ..." (6.12: "int3: 0000 [#1] ...")
 INT3 = re.compile(r'(?:^|\]\s|\s)(?:Oops: )?int3: [0-9a-f]{4} \[#\d+\]')
 CODE = re.compile(r'\bCode: (.*)$')
@@ -44,6 +45,7 @@ KERNEL_RIP = re.compile(r'\bRIP: 0010:')
 FINISHED = re.compile(r'mglru: run (\S+) finished')
 # how far below the oops line its RIP: and Code: lines may be
 CODE_WITHIN = 40
+CODE_AFTER_RIP = 6
 EXCERPT = 60
 
 
@@ -69,13 +71,20 @@ def trapping_byte(code):
 def kernel_code(lines):
     """The bytes of the Code: line that follows an oops' first RIP: line,
     when that RIP is the kernel's (CS 0010; a user frame's Code: line, as
-    a Call Trace ends with, says nothing of the kernel text), or None."""
+    a Call Trace ends with, says nothing of the kernel text), or None.
+    Another CPU's lines may come between the two, not the next RIP:, Call
+    Trace or report."""
     for j, line in enumerate(lines):
         if RIP.search(line):
-            if not KERNEL_RIP.search(line) or j + 1 == len(lines):
+            if not KERNEL_RIP.search(line):
                 return None
-            m = CODE.search(lines[j + 1])
-            return m.group(1) if m else None
+            for x in lines[j + 1:j + 1 + CODE_AFTER_RIP]:
+                m = CODE.search(x)
+                if m:
+                    return m.group(1)
+                if RIP.search(x) or 'Call Trace:' in x or CRASH.search(x):
+                    return None
+            return None
     return None
 
 

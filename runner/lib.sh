@@ -127,6 +127,32 @@ pick_accel()
 # emulator crashed the guest again after its retry (or at once, VM_RETRY=0).
 EX_EMULATOR=75
 
+# max_attempts: how often a command is booted at most: once, and once more
+# after the emulator's crash (runner/crash.py's ATTEMPTS)
+max_attempts()
+{
+	python3 -c 'import sys; sys.path.insert(0, sys.argv[1]); import crash; print(crash.ATTEMPTS)' \
+		"$SUITE_ROOT/runner"
+}
+
+# keep_attempt DIR [FILE...]: move the files of a boot that the emulator
+# crashed (its console, output, status, error and reason, and FILEs of
+# DIR) to DIR/attempt1/, or DIR/attempt1.N where DIR holds one already
+keep_attempt()
+{
+	local dir=$1 to f n=1
+	shift
+	to=$dir/attempt1
+	while [ -e "$to" ]; do
+		n=$((n + 1))
+		to=$dir/attempt1.$n
+	done
+	mkdir -p "$to"
+	for f in console.log guest.out guest.rc guest.err guest.emulator "$@"; do
+		[ ! -e "$dir/$f" ] || mv "$dir/$f" "$to/"
+	done
+}
+
 # emulator_death CONSOLE ACCEL: print why CONSOLE shows a guest that the
 # emulator crashed, and succeed; fail when it does not (no crash, or the
 # kernel's)

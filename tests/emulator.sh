@@ -112,6 +112,8 @@ assert "trapping byte 0x66" in a[0]["reason"], a
 err = [t for t in k if t["status"] == "ERROR"]
 assert len(err) == 1 and err[0]["id"].endswith(":attempt1"), err
 assert err[0]["misc"]["attempt"] == 1 and "run again" in err[0]["misc"]["runner"], err
+assert err[0]["misc"]["unexpected"] is False, err
+assert "Oops: int3" in err[0]["log_excerpt"], err
 ok = [t for t in k if t["path"].endswith("aging_oom.mglru")]
 assert ok and ok[0]["status"] == "PASS" and ok[0]["misc"]["attempt"] == 2, ok
 assert "emulator crashed the guest" in out and "runs again" in out
@@ -145,6 +147,29 @@ assert a == [("aging_oom.r1", 1, "KEPT"), ("aging_oom.r2", 1, "KEPT")], a
 assert not [t for t in k if t["status"] == "ERROR"], k
 '
 [ "$job_rc" = 0 ] || { echo "FAIL after: make kselftest exited $job_rc"; rc=1; }
+
+job nonfatal tcg 3 emu-nonfatal pass
+holds nonfatal "an oops the kernel survived: the runs after it run again; exit $job_rc" '
+assert boots == 2, boots
+a = sorted((x["run"], x["attempt"], x["status"]) for x in s["attempts"])
+assert a == [("aging_oom.r1", 1, "KEPT"), ("aging_oom.r2", 1, "ERROR"),
+             ("aging_oom.r3", 1, "ERROR")], a
+e = [x for x in s["kselftest"] if x["mode"] == "mglru"][0]
+assert e["verdict"] == "PASS" and e["runs"] == 3 and s["ok"], e
+'
+[ "$job_rc" = 0 ] || { echo "FAIL nonfatal: make kselftest exited $job_rc"; rc=1; }
+
+job lost tcg 3 emu-mid emu-boot pass
+holds lost "a finished run, then two crashed boots: ERROR beside its verdict; exit $job_rc" '
+assert boots == 2, boots
+e = {x["mode"]: x for x in s["kselftest"]}
+assert e["mglru"]["verdict"] == "PASS" and e["mglru"]["runs"] == 1, e
+assert e[""]["verdict"] == "ERROR" and e[""]["runs"] == 2 and not s["ok"], e
+err = sorted((t["misc"]["run"], t["misc"]["attempt"], t["misc"]["unexpected"])
+             for t in k if t["status"] == "ERROR")
+assert err == [(2, 1, True), (2, 2, True), (3, 1, True), (3, 2, True)], err
+'
+[ "$job_rc" != 0 ] || { echo "FAIL lost: make kselftest exited 0"; rc=1; }
 
 job twice tcg 1 emu-boot emu-boot pass
 holds twice "the emulator twice: ERROR naming it, exit $job_rc" '

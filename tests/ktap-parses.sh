@@ -77,7 +77,7 @@ check_file()
 for f in tests/fixtures/*/kselftest-*.ktap; do
 	t=${f##*/kselftest-}
 	t=${t%%.*}
-	if grep -qs 'Kernel panic\|BUG:\|Oops' "${f%/*}/guest-$t/console.log"; then
+	if [ -n "$(python3 runner/crash.py "${f%/*}/guest-$t/console.log" "$(cat "${f%/*}/accel" 2>/dev/null)")" ]; then
 		if check_file "$f" >"$tmp/crash.out" 2>&1; then
 			echo "FAIL $f: a run cut short by a crash parsed cleanly"
 			rc=1

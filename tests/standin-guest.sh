@@ -54,6 +54,8 @@ standin_tree()
 #                    0xcc) as the guest boots, before any run
 #   emu-mid          the first run finishes, the emulator's oops in the next
 #   emu-after        every run finishes, the emulator's oops at power-off
+#   emu-nonfatal     the emulator's oops in the second run, which the kernel
+#                    survives: every run finishes
 #   int3-cc          an "Oops: int3" whose trapping byte is an int3: the
 #                    kernel's, at boot
 standin_vng()
@@ -62,13 +64,14 @@ standin_vng()
 		echo '#!/bin/bash'
 		declare -f ktap
 		cat <<'EOS'
-oops() # oops BYTE: the oops of an int3 that trapped on BYTE, and the panic
-{
+oops() # oops BYTE [nonfatal]: the oops of an int3 that trapped on BYTE,
+{      # and the panic
 	printf '[   11.370000] %s\n' "Oops: int3: 0000 [#1] SMP NOPTI" \
 		"CPU: 1 UID: 0 PID: 212 Comm: perl Not tainted 7.3.4 #1" \
 		"RIP: 0010:kmem_cache_alloc_noprof+0x61/0x2f0" \
-		"Code: 48 8b 07 48 85 c0 0f 84 d2 00 00 00 8b 4f 28 48 8d 14 08 $1 <90> f7 c5 00 00 04 00" \
-		"Kernel panic - not syncing: Fatal exception"
+		"Code: 48 8b 07 48 85 c0 0f 84 d2 00 00 00 8b 4f 28 48 8d 14 08 $1 <90> f7 c5 00 00 04 00"
+	[ "$2" = nonfatal ] && return
+	echo "Kernel panic - not syncing: Fatal exception"
 	exit 1
 }
 while [ $# -gt 0 ]; do
@@ -105,6 +108,9 @@ for run in $(sed -n 's/^for run in \(.*\); do$/\1/p' "$dir/runs.sh"); do
 	hang)
 		printf 'TAP version 13\n1..1\n# selftests: mm/mglru: %s\n# TAP version 13\n' "$test" >"$dir/$run.ktap"
 		exec sleep 300 ;;
+	emu-nonfatal)
+		[ "$i" = 2 ] && oops 66 nonfatal
+		ktap "$test" "${test}_mglru" ok >"$dir/$run.ktap" ;;
 	emu-mid)
 		if [ "$i" = 2 ]; then
 			printf 'TAP version 13\n1..1\n# selftests: mm/mglru: %s\n# TAP version 13\n' "$test" >"$dir/$run.ktap"

@@ -115,11 +115,15 @@ def guest(results, test):
     # runs.sh writes each run's meminfo as the run starts
     if start is None and glob.glob(os.path.join(gdir, '*.meminfo')):
         start = 0
-    c = classify(lines, read(os.path.join(results, 'accel')).strip())
-    kernel = c if c and c.kind == 'kernel' else None
-    during = kernel.line if kernel and start is not None and kernel.index >= start else None
-    before = kernel.line if kernel and not during else None
-    emulator = c.why if c and c.kind == 'emulator' else None
+    # the first crash before the scenario and the first during it, each
+    # the kernel's or the emulator's (a report before the scenario that did
+    # not stop the kernel hides no crash during it)
+    accel = read(os.path.join(results, 'accel')).strip()
+    cut = len(lines) if start is None else start
+    early, late = classify(lines[:cut], accel), classify(lines[cut:], accel)
+    during = late.line if late and late.kind == 'kernel' else None
+    before = early.line if early and early.kind == 'kernel' else None
+    emulator = next((c.why for c in (early, late) if c and c.kind == 'emulator'), None)
     err = read(os.path.join(gdir, 'guest.err')).strip()
     return start is not None, during, before, emulator, err
 
@@ -130,7 +134,7 @@ def judge(results, test, mode, repeat, valid):
     started, crash, early, emulator, err = guest(results, test)
     finished = sum(done for _, done in runs)
     lost = [r for r, recs in attempts(results).items()
-            if r.split('.')[0] == test and verdict_attempt(recs) is None]
+            if (r == test or r.startswith(f'{test}.r')) and verdict_attempt(recs) is None]
     if lost:
         return 125, (f'the emulator crashed the guest twice, not the kernel: no verdict '
                      f'for {" ".join(sorted(lost))} ({emulator or "see attempts.tsv"})')

@@ -454,9 +454,11 @@ class Document:
         return b['id']
 
     def test(self, build_id, path, status, point, exp, skip_ok, lines=None, metrics=None,
-             run=None, misc=None, environment=None, metric_keys=(), start=None, attempt=None):
+             run=None, misc=None, environment=None, metric_keys=(), start=None, attempt=None,
+             unexpected_=None):
         """A test of one point (and run, and attempt of a run the emulator
-        cut short), its key metrics and its incident."""
+        cut short), its key metrics and its incident; unexpected_ overrides
+        whether its status is unexpected."""
         suffix = f':r{run}' if run is not None else ''
         suffix += f':attempt{attempt}' if attempt is not None else ''
         tid = f'{build_id}:{path}{suffix}'
@@ -469,7 +471,8 @@ class Document:
         m['expected'] = exp_status
         if reason:
             m['expected_reason'] = reason
-        m['unexpected'] = unexpected(status, exp_status, skip_ok)
+        m['unexpected'] = unexpected(status, exp_status, skip_ok) if unexpected_ is None \
+            else unexpected_
         if metrics:
             # JSON has no NaN nor infinity: such a value stays a string
             m['metrics'] = {k: v if finite(v) or not isinstance(v, float) else str(v)
@@ -529,25 +532,26 @@ class Document:
         v = text_version(path, point, reason) if path else None
         return v if v is not None else (self.start_s or 0)
 
-    def started(self, test, run):
+    def started(self, test, run, attempt_dir=''):
         """When a program's run started, as the guest recorded it in
-        guest-<test>/<test>[.rN].start (seconds since the epoch), else
-        the run's start."""
-        name = f'{test}.r{run}' if run is not None else test
+        guest-<test>/[attempt1/]<test>[.rN].start (seconds since the
+        epoch), else the run's start."""
         try:
-            with open(os.path.join(self.res, f'guest-{test}', f'{name}.start')) as f:
+            with open(os.path.join(self.res, f'guest-{test}', attempt_dir,
+                                   f'{run_name(test, run)}.start')) as f:
                 when = float(f.read().split()[0])
             return datetime.datetime.fromtimestamp(when).astimezone().isoformat()
         except (OSError, ValueError, IndexError, OverflowError):
             return self.start
 
-    def crash(self, test):
-        """The kernel's crash in test's last boot, from its console
-        (runner/crash.py): the first line that says so and the console from
-        there (60 lines), or None; the emulator's crash is no kernel's."""
-        c = console_crash(os.path.join(self.res, f'guest-{test}', 'console.log'),
+    def crash(self, test, kind='kernel', attempt_dir=''):
+        """The crash of that kind (the kernel's, or the emulator's) in one
+        of test's boots, its last by default, from its console
+        (runner/crash.py): the first line that says so and the console
+        from there (60 lines), or None."""
+        c = console_crash(os.path.join(self.res, f'guest-{test}', attempt_dir, 'console.log'),
                           self.summary.get('accelerator'))
-        return (c.line, c.excerpt) if c and c.kind == 'kernel' else None
+        return (c.line, c.excerpt) if c and c.kind == kind else None
 
     def failed_build(self, checkout_id, kind, arch, config_name, info):
         """A build runner/run/suite.sh recorded as failed (build-<kind>.failed):
@@ -609,20 +613,28 @@ class Document:
                     base.update(run=n, runs=len(runs))
                 # the attempts that the emulator cut short: ERROR, with why
                 history = tries.get(run_name(test, n), [])
+                got = verdict_attempt(history)
                 for attempt, status, why in history:
                     if status != 'ERROR':
                         continue
                     seen.add(test)
-                    got = verdict_attempt(history)
+                    # a first boot that crashed is always booted again,
+                    # its files in attempt1/; the second's stay in place
+                    sub = 'attempt1' if attempt == 1 else ''
+                    crash = self.crash(test, 'emulator', sub)
                     why = (f'the emulator crashed the guest, not the kernel '
                            f'({"run again in a new boot" if got else "no attempt left"}): {why}')
+                    lines = [f'--- guest-{test}/{sub + "/" if sub else ""}console.log:'] + \
+                        (crash[1] if crash else [])
+                    # unexpected only when no attempt gave the run a verdict
                     self.test(bid, point_path(test, test), 'ERROR', test, expectation(test), True,
-                              None, None, n, dict(base, runner=why, attempt=attempt), env, (),
-                              start, attempt=attempt)
-                if history and verdict_attempt(history) is None:
+                              lines, None, n, dict(base, runner=why, attempt=attempt), env, (),
+                              self.started(test, n, sub), attempt=attempt,
+                              unexpected_=None if got is None else False)
+                if history and got is None:
                     continue
                 if history:
-                    base['attempt'] = verdict_attempt(history)
+                    base['attempt'] = got
                 points, _, runner = parse_ktap(os.path.join(self.res, name))
                 for point, p in points.items():
                     seen.add(point)

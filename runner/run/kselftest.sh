@@ -107,6 +107,11 @@ boot()
 # run of a crashed boot, "<test> <run> <attempt> KEPT|ERROR <why>", for the
 # summary and KCIDB; the crashed boot's files move to guest-<test>/attempt1/.
 rc=0
+attempts=$(max_attempts)
+# a results folder run again (RESULTS=) keeps no record of an earlier run's
+# crashed boots
+rm -f "$results/attempts.tsv" "$results/provoke-flips"
+[ -z "${PROVOKE_FLIPS:-}" ] || echo "$PROVOKE_FLIPS" >"$results/provoke-flips"
 for t in $tests; do
 	runs=$t
 	[ "$repeat" -gt 1 ] && runs=$(seq -f "$t.r%g" "$repeat" | tr '\n' ' ')
@@ -114,14 +119,15 @@ for t in $tests; do
 	rm -rf "$dir"
 	mkdir -p "$dir"
 	todo=$runs
-	for attempt in 1 2; do
+	for attempt in $(seq "$attempts"); do
 		# a test's verdict is the summary's to judge against the kernel's
 		# expectations; a guest that did not run the test fails the run
 		# shellcheck disable=SC2086
 		boot "$t" "$dir" "$attempt" $todo
 		vrc=$?
 		[ -s "$dir/guest.out" ] && head -n1 "$dir/guest.out" >"$results/guest-uname"
-		if [ "$vrc" != "$EX_EMULATOR" ]; then
+		# (the command's own status 75 is no emulator's: guest.emulator says)
+		if [ "$vrc" != "$EX_EMULATOR" ] || [ ! -s "$dir/guest.emulator" ]; then
 			[ "$vrc" = 0 ] || [ -f "$dir/guest.rc" ] || rc=1
 			break
 		fi
@@ -140,20 +146,13 @@ for t in $tests; do
 		done >>"$results/attempts.tsv"
 		todo=$left
 		[ -n "$todo" ] || break
-		if [ "$attempt" = 2 ]; then
+		if [ "$attempt" = "$attempts" ]; then
 			rc=1
 			break
 		fi
 		# the crashed boot's files, and its unfinished runs' partial KTAP
-		mkdir -p "$dir/attempt1"
-		for f in console.log guest.out guest.rc guest.err guest.emulator runs.sh; do
-			[ ! -e "$dir/$f" ] || mv "$dir/$f" "$dir/attempt1/"
-		done
-		for run in $todo; do
-			for f in "$dir/$run".*; do
-				[ ! -e "$f" ] || mv "$f" "$dir/attempt1/"
-			done
-		done
+		# shellcheck disable=SC2046 # (run names and their files: no spaces)
+		keep_attempt "$dir" runs.sh $(cd "$dir" && for run in $todo; do echo "$run".*; done)
 		note "$t: the emulator crashed the guest, not the kernel ($why): runs again:$todo"
 	done
 	for run in $todo; do

@@ -144,6 +144,11 @@ def main():
     if os.path.exists(os.path.join(res, 'accel')):
         with open(os.path.join(res, 'accel')) as f:
             summary['accelerator'] = f.read().strip()
+    provoked = os.path.join(res, 'provoke-flips')
+    if os.path.exists(provoked):
+        # make kselftest PROVOKE_FLIPS=N: the emulator's crash provoked
+        with open(provoked) as f:
+            summary['provoke_flips'] = int(f.read().strip() or 0)
     expect = expectations(args.expect)
     summary['expectations'] = args.expect
 

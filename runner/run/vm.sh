@@ -12,11 +12,12 @@
 # A boot that the emulator crashed (runner/crash.py: an "Oops: int3" under
 # TCG whose trapping byte is not an int3) is not the kernel's failure: its
 # console and output move to DIR/attempt1/, with the reason in
-# DIR/attempt1/guest.emulator, and CMD runs once more in a new boot. When
-# that boot dies the same way, or with VM_RETRY=0 (a caller that retries
-# itself, runner/run/kselftest.sh), vm.sh exits $EX_EMULATOR with
-# "mglru: error: the emulator crashed the guest ...", the reason in
-# DIR/guest.emulator. Any other crash is the kernel's and never retried.
+# DIR/attempt1/guest.emulator (attempt1.N where DIR holds one already),
+# and CMD runs once more in a new boot. When that boot dies the same way,
+# vm.sh exits $EX_EMULATOR with "mglru: error: the emulator crashed the
+# guest ...", the reason in DIR/guest.emulator; with VM_RETRY=0 (a caller
+# that retries itself, runner/run/kselftest.sh) it exits so at once. Any
+# other crash is the kernel's and never retried.
 #        vm.sh shell BZIMAGE          an interactive guest shell
 #
 # MEM, CPUS, ACCEL (auto|kvm|tcg) and BOOT_TIMEOUT (seconds) tune the guest;
@@ -47,6 +48,10 @@ vng_args()
 
 	vng_argv=(-r "$kernel" --memory "$MEM" --cpus "$CPUS" --user root)
 	[ "$accel" = tcg ] || return 0
+	case ${TCG_THREAD:-} in
+	''|single|multi) ;;
+	*) die "TCG_THREAD=$TCG_THREAD: expected single or multi" ;;
+	esac
 	vng_argv+=(--disable-kvm)
 	[ -z "${TCG_THREAD:-}" ] || vng_argv+=("--qemu-opts=-accel tcg,thread=$TCG_THREAD")
 	[ "${GUEST_QUIET:-0}" = 0 ] || vng_argv+=(--append "$QUIET_APPEND")
@@ -111,23 +116,23 @@ run)
 	mkdir -p "$dir"
 	accel=${GUEST_ACCEL:-$(pick_accel)}
 	rm -f "$dir/guest.emulator"
-	[ "${VM_RETRY:-1}" = 0 ] || rm -rf "$dir/attempt1"
-	for attempt in 1 2; do
+	attempts=$(max_attempts)
+	for attempt in $(seq "$attempts"); do
 		guest "$accel" "$BOOT_TIMEOUT" "$dir" "$@"
 		ok=$?
 		why=$(emulator_death "$dir/console.log" "$accel") || break
 		echo "$why" >"$dir/guest.emulator"
-		if [ "$attempt" = 2 ] || [ "${VM_RETRY:-1}" = 0 ]; then
-			[ "$attempt" = 1 ] || why="twice; the second time: $why"
-			echo "mglru: error: the emulator crashed the guest, not the kernel: $why" >&2
+		if [ "${VM_RETRY:-1}" = 0 ]; then
+			# the caller retries: not an error yet
+			note "the emulator crashed the guest, not the kernel: $why"
+			exit "$EX_EMULATOR"
+		fi
+		if [ "$attempt" = "$attempts" ]; then
+			echo "mglru: error: the emulator crashed the guest, not the kernel: twice; the second time: $why" >&2
 			exit "$EX_EMULATOR"
 		fi
 		note "the emulator crashed the guest, not the kernel: $why; booting again"
-		mkdir -p "$dir/attempt1"
-		mv "$dir/guest.emulator" "$dir/attempt1/"
-		for f in console.log guest.out guest.rc guest.err; do
-			[ ! -e "$dir/$f" ] || mv "$dir/$f" "$dir/attempt1/"
-		done
+		keep_attempt "$dir"
 	done
 	if [ "$ok" != 0 ]; then
 		echo "mglru: error: the guest did not run its command ($(cat "$dir/guest.err")); console tail:" >&2

@@ -233,6 +233,11 @@ def main():
               f' (Holm p < {ALPHA:g})')
     else:
         print(f'significant: too few runs (no line could reach p < {ALPHA:g})')
+    for name, side in ((name_a, a), (name_b, b)):
+        lost = sorted('_'.join(filter(None, k)) for k in side if side[k].get('verdict') == 'ERROR')
+        if lost:
+            print(f'mglru: {name}: no verdict for {" ".join(lost)}: the emulator (QEMU TCG) '
+                  f'crashed the guest twice (summary.json\'s attempts)')
     regressed = sum(1 for k in a if a[k].get('verdict') == 'PASS'
                     and b.get(k, {}).get('verdict') == 'FAIL')
     improved = sum(1 for k in a if a[k].get('verdict') == 'FAIL'

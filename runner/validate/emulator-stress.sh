@@ -24,6 +24,8 @@ single) export TCG_THREAD=single ;;
 esac
 GUEST_ACCEL=${GUEST_ACCEL:-$(pick_accel)} || exit 1
 export GUEST_ACCEL
+[ "$GUEST_ACCEL" = tcg ] ||
+	die "make emulator-stress measures QEMU's TCG, and this guest runs under $GUEST_ACCEL (ACCEL=tcg)"
 # a boot's own time limit: the flips take about 50 ms each under TCG
 export BOOT_TIMEOUT=${BOOT_TIMEOUT:-$((120 + flips / 5))}
 tsv=$results/boots.tsv

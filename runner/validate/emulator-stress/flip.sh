@@ -17,7 +17,7 @@ f=/sys/kernel/mm/lru_gen/enabled
 orig=$(cat "$f")
 pids=
 for _ in $(seq 2 "$(nproc)"); do
-	python3 -c '
+	python3 -I -c '
 import mmap
 while True:
     m = mmap.mmap(-1, 32 << 20)
