@@ -58,7 +58,10 @@ phase()
 	"$@" >"$log" 2>&1
 	rc=$?
 	if [ $rc -ne 0 ]; then
-		printf '[%(%T)T] %-24s FAILED after %ss (log: %s)\n' -1 "$name" \
+		# (EX_EMULATOR: vm.sh's status for a guest that the emulator crashed)
+		local what=FAILED
+		[ $rc -ne "$EX_EMULATOR" ] || what="EMULATOR CRASH"
+		printf '[%(%T)T] %-24s %s after %ss (log: %s)\n' -1 "$name" "$what" \
 			$(($(date +%s) - t0)) "$log" >&2
 		tail -n 15 "$log" | sed 's/^/    | /' >&2
 		return $rc
