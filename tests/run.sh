@@ -45,12 +45,13 @@ check kunit-sanitize env KUNIT_SANITIZE=1 runner/run/suite.sh kunit
 check w1-vmscan tests/w1.sh
 check mutants runner/validate/mutants.sh
 # one kill time per test here (8 kills); make selftest-check runs them all.
-# On Debian's image, the default guest, under single-threaded TCG: with
+# On Debian's image, the default guest, with TCG single-threaded: with
 # the default threads about one boot in ten dies of the emulator's "Oops:
 # int3" (runner/crash.py), and vm.sh's one retry would still leave about
-# one make check in ten failed by the emulator; single-threaded, none died
-# in 8,000 flips of MGLRU (doc/results/emulator-deaths.txt). These checks
-# judge cleanup and failure criteria, not timings (doc/checks.rst).
+# one make check in ten failed by the emulator over its ten boots;
+# single-threaded, none died in 8,000 flips of MGLRU
+# (doc/results/emulator-deaths.txt). These checks judge cleanup and
+# failure criteria, not timings (doc/checks.rst).
 check selftest-check env KILLS=1 TCG_THREAD=single runner/run/suite.sh selftest-check
 grep -h "mutants killed" "$LOGDIR/mutants.log" >&2
 

@@ -12,6 +12,7 @@ proportion to the flips). One pipe row a run, as doc/results/ keeps them.
 usage: emulator_rates.py LABEL=BOOTS_TSV...   (the venv's Python: scipy)"""
 
 import os
+import statistics
 import sys
 
 from scipy.stats import binomtest, chi2
@@ -32,9 +33,9 @@ def read(path):
     dead = [b for b in boots if b[2] == 'emulator']
     at_boot = sum(not flipping(os.path.dirname(path), b[0]) for b in dead)
     kernel = sum(b[2] == 'kernel' for b in boots)
-    secs = sorted(int(b[4]) for b in boots)
+    secs = [int(b[4]) for b in boots]
     return (len(boots), flips, at_boot, len(dead) - at_boot, kernel,
-            secs[len(secs) // 2] if secs else 0)
+            f'{statistics.median(secs):g}' if secs else 0)
 
 
 def interval(k, exposure):
