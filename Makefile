@@ -39,6 +39,8 @@
 #   MITIGATION        MGLRU off and on FLIPS times (1000) under load; MITIGATION
 #                     none, quiet (no module loaded at boot that no test
 #                     needs) or single (single-threaded TCG)
+#   TCG_THREAD=single QEMU's TCG single-threaded (multi, its default, when
+#                     unset): no emulator crash, slower guests (doc/runner.rst)
 #   PROVOKE_FLIPS=N   make kselftest: N MGLRU flips under load before the
 #                     first boot's runs, to provoke the emulator's crash
 #                     and see the retry (validation only)
@@ -56,7 +58,7 @@
 
 JOBS ?= $(shell nproc)
 export KERNEL KDIR EXPECT GUEST ARCH ACCEL JOBS MEM CPUS HZ TESTS REPEAT LRU_MODE KUNIT_ARCH KUNIT_SANITIZE VARIANT CACHE \
-	RESULTS MATRIX_ROWS KILLS BOOTS FLIPS MITIGATION PROVOKE_FLIPS
+	RESULTS MATRIX_ROWS KILLS BOOTS FLIPS MITIGATION PROVOKE_FLIPS TCG_THREAD
 export LAVA_JOBS_DIR LAVA_KERNEL_URL LAVA_ROOTFS_URL LAVA_MODULES_URL \
 	LAVA_TESTDEF_REPO LAVA_TESTDEF_REVISION LAVA_KSELFTEST_DIR LAVA_COMPARE
 

@@ -625,6 +625,14 @@ check_kills()
 	esac
 }
 
+check_tcg_thread()
+{
+	case ${TCG_THREAD:-} in
+	''|single|multi) ;;
+	*) die "TCG_THREAD=$TCG_THREAD: expected single or multi" ;;
+	esac
+}
+
 check_mitigation()
 {
 	case ${MITIGATION:-none} in

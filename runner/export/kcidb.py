@@ -586,6 +586,8 @@ class Document:
         accel = s.get('accelerator')
         env = {'comment': 'virtme-ng QEMU guest' + (f' ({accel})' if accel else '')}
         env_misc = {k: v for k, v in (('accelerator', accel),
+                                      ('tcg_thread', s.get('tcg_thread')),
+                                      ('provoke_flips', s.get('provoke_flips')),
                                       ('uname', self.kernel.get('uname'))) if v}
         if env_misc:
             env['misc'] = env_misc

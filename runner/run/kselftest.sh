@@ -50,6 +50,8 @@ ksft_cmd()
 GUEST_ACCEL=${GUEST_ACCEL:-$(pick_accel)} || exit 1
 export GUEST_ACCEL
 echo "$GUEST_ACCEL" >"$results/accel"
+rm -f "$results/tcg-thread"
+[ "$GUEST_ACCEL" != tcg ] || echo "${TCG_THREAD:-multi}" >"$results/tcg-thread"
 
 repeat=${REPEAT:-1}
 

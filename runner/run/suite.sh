@@ -22,7 +22,7 @@ all|kunit|kselftest|vm-shell|selftest-check|emulator-stress) ;;
 *) die "suite.sh: unknown job '$what' (all, kunit, kselftest, vm-shell, selftest-check or emulator-stress)" ;;
 esac
 # each variable a job uses, before any slow work
-check_inputs KDIR KERNEL EXPECT GUEST_KERNEL GUEST HZ ACCEL ARCH JOBS MEM CPUS
+check_inputs KDIR KERNEL EXPECT GUEST_KERNEL GUEST HZ ACCEL ARCH JOBS MEM CPUS TCG_THREAD
 case $what in
 kunit) check_inputs KUNIT_ARCH KUNIT_SANITIZE ;;
 all) check_inputs KUNIT_ARCH KUNIT_SANITIZE TESTS LRU_MODE REPEAT PROVOKE_FLIPS ;;
@@ -37,7 +37,11 @@ RESULTS=${RESULTS:-$SUITE_ROOT/results/$run_id}
 mkdir -p "$RESULTS" || die "cannot create $RESULTS"
 RESULTS=$(realpath "$RESULTS")
 export LOGDIR=$RESULTS/logs
-ln -sfn "$RESULTS" "$SUITE_ROOT/results/latest" 2>/dev/null
+# results/latest names the newest run kept in results/, never one elsewhere
+# (a check's scratch folder, which may be gone and taken by anyone)
+case $RESULTS in
+"$SUITE_ROOT/results/"*) ln -sfn "$RESULTS" "$SUITE_ROOT/results/latest" 2>/dev/null ;;
+esac
 t0=$(date +%s)
 note "results: $RESULTS"
 

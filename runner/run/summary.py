@@ -144,6 +144,10 @@ def main():
     if os.path.exists(os.path.join(res, 'accel')):
         with open(os.path.join(res, 'accel')) as f:
             summary['accelerator'] = f.read().strip()
+    if os.path.exists(os.path.join(res, 'tcg-thread')):
+        # TCG's threads, single or multi (kselftest.sh)
+        with open(os.path.join(res, 'tcg-thread')) as f:
+            summary['tcg_thread'] = f.read().strip()
     provoked = os.path.join(res, 'provoke-flips')
     if os.path.exists(provoked):
         # make kselftest PROVOKE_FLIPS=N: the emulator's crash provoked

@@ -48,10 +48,7 @@ vng_args()
 
 	vng_argv=(-r "$kernel" --memory "$MEM" --cpus "$CPUS" --user root)
 	[ "$accel" = tcg ] || return 0
-	case ${TCG_THREAD:-} in
-	''|single|multi) ;;
-	*) die "TCG_THREAD=$TCG_THREAD: expected single or multi" ;;
-	esac
+	check_tcg_thread
 	vng_argv+=(--disable-kvm)
 	[ -z "${TCG_THREAD:-}" ] || vng_argv+=("--qemu-opts=-accel tcg,thread=$TCG_THREAD")
 	[ "${GUEST_QUIET:-0}" = 0 ] || vng_argv+=(--append "$QUIET_APPEND")

@@ -38,7 +38,9 @@ rows=$(tables matrix-rows "$matrix" ${MATRIX_ROWS:-}) || exit 1
 out=${RESULTS:-$SUITE_ROOT/results/$(date +%Y%m%d-%H%M%S)-matrix}
 mkdir -p "$out" || die "cannot create $out"
 out=$(realpath "$out")
-ln -sfn "$out" "$SUITE_ROOT/results/latest-matrix" 2>/dev/null
+case $out in
+"$SUITE_ROOT/results/"*) ln -sfn "$out" "$SUITE_ROOT/results/latest-matrix" 2>/dev/null ;;
+esac
 note "matrix: $out (REPEAT=$REPEAT)"
 t0=$(date +%s)
 

@@ -4,7 +4,8 @@
 # In the guest: switch MGLRU off and on FLIPS times, as the kselftests do
 # when they choose an LRU mode (each write of lru_gen/enabled enables or
 # disables its static keys: live text patches), while one process a vCPU
-# but one faults anon memory in and out, so that the other vCPUs run the
+# but one faults shared anonymous memory (shmem) in and out, so that the
+# other vCPUs run the
 # patched code (lru_gen_enabled() is tested on every folio added to an
 # LRU). Each flip is logged to the console, where
 # runner/validate/emulator-stress.sh counts the flips a boot made before it
