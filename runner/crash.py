@@ -32,6 +32,8 @@ import os
 import re
 import sys
 
+from ktap import TIMESTAMP  # the kernel's "[   1.234567] " prefix
+
 # die(), panic, BUG_ON() and the BUG: reports
 CRASH = re.compile(r'Kernel panic - not syncing|\bOops\b|: [0-9a-f]{4} \[#\d+\]|'
                    r'kernel BUG at|\bBUG: ')
@@ -89,7 +91,7 @@ def kernel_code(lines):
 
 
 def strip_time(line):
-    return re.sub(r'^\[\s*\d+\.\d+\]\s?', '', line).strip()
+    return TIMESTAMP.sub('', line).strip()
 
 
 def classify(lines, accel):
