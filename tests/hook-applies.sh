@@ -3,8 +3,9 @@
 #
 # The KUnit hook applies as README.rst's manual recipe applies it, with
 # `patch -p1` and with `git apply`, to every kernel of runner/kernels.txt
-# (fetched if need be), and the port to the kernels that name one, with
-# the port's patches to the copied suites (patches/<port>/tests/). Each
+# (fetched if need be): patches/hook/, or the hook of the kernel's port
+# (patches/<port>/hook/), after the port's own patches, and before the
+# port's patches to the copied suites (patches/<port>/tests/). Each
 # tree is checked on a copy of the files the patches touch.
 
 cd "$(dirname "$0")/.." || exit 1
@@ -17,10 +18,16 @@ rc=0
 for k in $(kernel_names); do
 	src=$(runner/run/fetch-kernel.sh "$k") || { echo "FAIL $k: cannot fetch"; rc=1; continue; }
 	port=$(kernel_port "$k")
-	# in the runner's order (runner/run/tree.sh): the hook, the port, then
-	# the port's patches to the copied suites
-	patches=(patches/hook/*.patch)
-	[ "$port" != - ] && patches+=(patches/"$port"/*.patch)
+	# in the runner's order (runner/run/tree.sh): the port, the hook (the
+	# port's own, if it has one), then the port's patches to the copied
+	# suites
+	patches=()
+	hook=patches/hook
+	if [ "$port" != - ]; then
+		compgen -G "patches/$port/*.patch" >/dev/null && patches+=(patches/"$port"/*.patch)
+		[ -d "patches/$port/hook" ] && hook=patches/$port/hook
+	fi
+	patches+=("$hook"/*.patch)
 	tests=()
 	[ "$port" != - ] && [ -d "patches/$port/tests" ] && tests=(patches/"$port"/tests/*.patch)
 	for tool in "patch -p1 --forward --quiet" "git apply"; do

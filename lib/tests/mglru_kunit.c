@@ -1,21 +1,28 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit tests for the multi-gen LRU helpers of mm/vmscan.c that size, pace
- * and steer reclaim: lruvec_evictable_size(), get_nr_to_scan(),
- * should_run_aging(), get_type_to_scan() and lru_gen_folio_seq().
+ * KUnit tests for multi-gen LRU reclaim, in three suites:
  *
- * The helpers are static and take struct scan_control, which only
- * mm/vmscan.c defines, so mm/vmscan.c includes this file at the end of its
- * CONFIG_LRU_GEN section when CONFIG_MGLRU_KUNIT_TEST is set.
+ * - mglru: the helpers that size, pace and steer reclaim:
+ *   lruvec_evictable_size(), lru_gen_scan_budget() and the proportional
+ *   protection it applies, should_run_aging(), get_type_to_scan() and
+ *   lru_gen_folio_seq(), on a lruvec of the case's own that belongs to no
+ *   node and no memcg, and get_nr_to_scan()'s anon-only check on the root
+ *   memcg's lruvec, which it only reads;
  *
- * Each case works on a memcg and a lruvec that it allocates itself, zeroed
- * and set up as the memory controller sets up its own (lruvec_init()), with
- * only what the helpers read filled in: generations, page counts, refault
- * history, usage, protection and the online flag. Neither is registered
- * or charged, and reclaim never sees them.
+ * - mglru_evict: what eviction does with real folios;
+ *
+ * - mglru_place: where a folio added in a page fault lands.
+ *
+ * The functions are static and take struct scan_control, which only
+ * mm/vmscan.c defines: mm/vmscan.c includes this file at its end when
+ * CONFIG_MGLRU_KUNIT_TEST is set.
  */
 
+#include <kunit/static_stub.h>
 #include <kunit/test.h>
+#include <linux/blkdev.h>
+#include <linux/mman.h>
+#include <linux/pagewalk.h>
 
 /* a page count placed in one generation, type and zone of the lruvec */
 struct mglru_pages {
@@ -36,52 +43,25 @@ struct mglru_state {
 /* the last zone: a second zone that is neither the first nor the default */
 #define MGLRU_LAST_ZONE		(MAX_NR_ZONES - 1)
 
-struct mglru_env {
-	struct mem_cgroup *memcg;
-	struct lruvec *lruvec;
-	struct scan_control sc;
-};
-
 /*
- * An online child of the root memcg with no usage, no protection and no
- * swap allowed (swap.max 0), and its lruvec on the first node.
+ * A lruvec of the case's own in @state, set up by lruvec_init() as the
+ * kernel sets up every lruvec. It belongs to no node and no memcg and holds
+ * no folio: the helpers that take it read only its generations, page counts
+ * and refault history, which the case fills in.
  */
-static void mglru_env_alloc(struct kunit *test, struct mglru_env *env)
-{
-	struct mem_cgroup_per_node *pn;
-	struct mem_cgroup *memcg;
-
-	if (mem_cgroup_disabled())
-		kunit_skip(test, "the memory controller is disabled");
-
-	memcg = kunit_kzalloc(test, struct_size(memcg, nodeinfo, nr_node_ids), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, memcg);
-	pn = kunit_kzalloc(test, sizeof(*pn), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, pn);
-
-	memcg->css.flags = CSS_ONLINE;
-	memcg->css.parent = &root_mem_cgroup->css;
-	lru_gen_init_memcg(memcg);
-	lruvec_init(&pn->lruvec);
-	pn->lruvec.pgdat = NODE_DATA(first_online_node);
-	pn->memcg = memcg;
-
-	env->memcg = memcg;
-	env->lruvec = &pn->lruvec;
-	KUNIT_ASSERT_PTR_EQ(test, lruvec_memcg(env->lruvec), memcg);
-}
-
-static void mglru_env_init(struct kunit *test, struct mglru_env *env,
-			   const struct mglru_state *state)
+static struct lruvec *mglru_lruvec_alloc(struct kunit *test, const struct mglru_state *state)
 {
 	struct lru_gen_folio *lrugen;
+	struct lruvec *lruvec;
 	int i;
 
-	mglru_env_alloc(test, env);
-
-	lrugen = &env->lruvec->lrugen;
 	KUNIT_ASSERT_LE(test, state->min_seq[LRU_GEN_ANON], state->max_seq);
 	KUNIT_ASSERT_LE(test, state->min_seq[LRU_GEN_FILE], state->max_seq);
+	lruvec = kunit_kzalloc(test, sizeof(*lruvec), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, lruvec);
+	lruvec_init(lruvec);
+
+	lrugen = &lruvec->lrugen;
 	lrugen->max_seq = state->max_seq;
 	lrugen->min_seq[LRU_GEN_ANON] = state->min_seq[LRU_GEN_ANON];
 	lrugen->min_seq[LRU_GEN_FILE] = state->min_seq[LRU_GEN_FILE];
@@ -91,9 +71,19 @@ static void mglru_env_init(struct kunit *test, struct mglru_env *env,
 
 		lrugen->nr_pages[lru_gen_from_seq(p->seq)][p->type][p->zone] += p->nr;
 	}
+	return lruvec;
+}
 
-	/* every field the cases do not set is zero, as in a caller's initializer */
-	env->sc = (struct scan_control){ .priority = DEF_PRIORITY };
+static void mglru_expect_seqs_unchanged(struct kunit *test, struct lruvec *lruvec,
+					const struct mglru_state *state)
+{
+	struct lru_gen_folio *lrugen = &lruvec->lrugen;
+
+	KUNIT_EXPECT_EQ(test, READ_ONCE(lrugen->max_seq), state->max_seq);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(lrugen->min_seq[LRU_GEN_ANON]),
+			state->min_seq[LRU_GEN_ANON]);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(lrugen->min_seq[LRU_GEN_FILE]),
+			state->min_seq[LRU_GEN_FILE]);
 }
 
 /*
@@ -207,53 +197,19 @@ KUNIT_ARRAY_PARAM_DESC(mglru_size, mglru_size_cases, name);
 static void mglru_test_evictable_size(struct kunit *test)
 {
 	const struct mglru_size_case *c = test->param_value;
-	struct mglru_env env;
+	struct lruvec *lruvec = mglru_lruvec_alloc(test, &c->state);
 
-	mglru_env_init(test, &env, &c->state);
-
-	KUNIT_EXPECT_EQ(test, lruvec_evictable_size(env.lruvec, c->swappiness),
-			c->expected);
+	KUNIT_EXPECT_EQ(test, lruvec_evictable_size(lruvec, c->swappiness), c->expected);
+	mglru_expect_seqs_unchanged(test, lruvec, &c->state);
 }
 
 /*
- * get_nr_to_scan()
+ * lru_gen_scan_budget(), the arithmetic of get_nr_to_scan()
  *
- * A lruvec of MGLRU_BUDGET_PAGES evictable pages: file only, spread over
- * three generations and two zones, with anon pages that swappiness 0 must
- * leave out. The odd low bits make every shift by the priority visible.
- * max_seq + 1's slot holds as much as max_seq - 1's: a helper that ages by
- * mistake then moves no LRU size, which would update the statistics the
- * case's memcg does not have, and fails on the seqs instead.
+ * A lruvec of MGLRU_BUDGET_PAGES evictable pages. The odd low bits make
+ * every shift by the priority visible.
  */
 #define MGLRU_BUDGET_PAGES	((1UL << 20) + 12345)
-
-static const struct mglru_state mglru_budget_state = {
-	.min_seq = { 3, 3 }, .max_seq = 5, .pages = {
-		{ 3, LRU_GEN_FILE, 0, 1UL << 20 }, { 4, LRU_GEN_FILE, MGLRU_LAST_ZONE, 12000 },
-		{ 5, LRU_GEN_FILE, 0, 345 }, { 5, LRU_GEN_ANON, 0, 777777 },
-		{ 2, LRU_GEN_FILE, MGLRU_LAST_ZONE, 12000 },
-	},
-};
-
-/* a lruvec that is out of cold generations: the old code aged it here */
-static const struct mglru_state mglru_budget_aging_state = {
-	.min_seq = { 4, 4 }, .max_seq = 5, .pages = {
-		{ 4, LRU_GEN_FILE, 0, 1UL << 20 }, { 5, LRU_GEN_FILE, MGLRU_LAST_ZONE, 12345 },
-		{ 2, LRU_GEN_FILE, 0, 1UL << 20 },
-	},
-};
-
-static void mglru_expect_seqs_unchanged(struct kunit *test, struct lruvec *lruvec,
-					const struct mglru_state *state)
-{
-	struct lru_gen_folio *lrugen = &lruvec->lrugen;
-
-	KUNIT_EXPECT_EQ(test, READ_ONCE(lrugen->max_seq), state->max_seq);
-	KUNIT_EXPECT_EQ(test, READ_ONCE(lrugen->min_seq[LRU_GEN_ANON]),
-			state->min_seq[LRU_GEN_ANON]);
-	KUNIT_EXPECT_EQ(test, READ_ONCE(lrugen->min_seq[LRU_GEN_FILE]),
-			state->min_seq[LRU_GEN_FILE]);
-}
 
 static const int mglru_priorities[] = {
 	0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, DEF_PRIORITY,
@@ -261,106 +217,38 @@ static const int mglru_priorities[] = {
 
 static void mglru_priority_desc(const int *priority, char *desc)
 {
-	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "priority_%d_shifts_evictable_size",
-		 *priority);
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "priority_%d", *priority);
 }
 
 KUNIT_ARRAY_PARAM(mglru_priority, mglru_priorities, mglru_priority_desc);
 
-static void mglru_test_budget_priority(struct kunit *test)
+/* an online memcg without protection: the evictable size, shifted */
+static void mglru_test_budget_shifts_by_priority(struct kunit *test)
 {
-	const int *priority = test->param_value;
-	const struct mglru_state *states[] = {
-		&mglru_budget_state, &mglru_budget_aging_state,
-	};
-	int i;
+	struct scan_control sc = { .priority = *(const int *)test->param_value };
 
-	for (i = 0; i < ARRAY_SIZE(states); i++) {
-		struct mglru_env env;
-
-		mglru_env_init(test, &env, states[i]);
-		env.sc.priority = *priority;
-
-		KUNIT_EXPECT_EQ(test, get_nr_to_scan(env.lruvec, &env.sc, env.memcg, 0),
-				(long)(MGLRU_BUDGET_PAGES >> *priority));
-		mglru_expect_seqs_unchanged(test, env.lruvec, states[i]);
-	}
-}
-
-static void mglru_test_budget_offline_memcg(struct kunit *test)
-{
-	struct mglru_env env;
-
-	mglru_env_init(test, &env, &mglru_budget_aging_state);
-	env.memcg->css.flags &= ~CSS_ONLINE;
-
-	/* a deleted memcg is scraped whole, whatever the priority */
-	KUNIT_EXPECT_EQ(test, get_nr_to_scan(env.lruvec, &env.sc, env.memcg, 0),
-			(long)MGLRU_BUDGET_PAGES);
-	mglru_expect_seqs_unchanged(test, env.lruvec, &mglru_budget_aging_state);
-}
-
-static void mglru_test_budget_swappiness(struct kunit *test)
-{
-	struct mglru_env env;
-
-	mglru_env_init(test, &env, &mglru_budget_state);
-	env.sc.priority = 2;
-
-	KUNIT_EXPECT_EQ(test, get_nr_to_scan(env.lruvec, &env.sc, env.memcg, 60),
-			(long)((MGLRU_BUDGET_PAGES + 777777) >> 2));
-}
-
-/* the case's memcg may not swap (swap.max 0): nothing to scan anon-only */
-static void mglru_test_budget_anon_only_without_swap(struct kunit *test)
-{
-	struct mglru_env env;
-
-	if (!cgroup_subsys_on_dfl(memory_cgrp_subsys))
-		kunit_skip(test, "the memory controller is on cgroup v1: no swap.max");
-
-	mglru_env_init(test, &env, &mglru_budget_state);
-	env.sc.priority = 0;
-	env.sc.proactive = 1;
-	env.sc.no_demotion = 1;
-
-	KUNIT_EXPECT_EQ(test, get_nr_to_scan(env.lruvec, &env.sc, env.memcg,
-					     SWAPPINESS_ANON_ONLY), 0L);
-	mglru_expect_seqs_unchanged(test, env.lruvec, &mglru_budget_state);
+	KUNIT_EXPECT_EQ(test, lru_gen_scan_budget(&sc, MGLRU_BUDGET_PAGES, true, 0, 0, 0),
+			MGLRU_BUDGET_PAGES >> sc.priority);
+	/* usage without protection protects nothing */
+	KUNIT_EXPECT_EQ(test, lru_gen_scan_budget(&sc, MGLRU_BUDGET_PAGES, true, 0, 0, 1UL << 30),
+			MGLRU_BUDGET_PAGES >> sc.priority);
+	KUNIT_EXPECT_EQ(test, (unsigned int)sc.memcg_low_skipped, 0U);
 }
 
 /*
- * Only proactive reclaim asks for anon only: get_nr_to_scan() warns once
- * when SWAPPINESS_ANON_ONLY reaches it from anywhere else. The warning is
- * suppressed and counted, so the kernel is not tainted. Where
- * WARN_ON_ONCE() is a bug table entry (__WARN_FLAGS), a suppressed warning
- * leaves the once unspent; elsewhere (UML) it is spent, and a later run of
- * the case in the same boot sees no warning.
+ * A deleted memcg is scraped whole, whatever the priority and its
+ * protection, and its memory.low is not reported as skipped.
  */
-#ifdef __WARN_FLAGS
-#define MGLRU_SUPPRESSED_WARN_SPENDS_ONCE	false
-#else
-#define MGLRU_SUPPRESSED_WARN_SPENDS_ONCE	true
-#endif
-
-static bool mglru_anon_only_warned;
-
-static void mglru_test_budget_anon_only_warns_outside_proactive(struct kunit *test)
+static void mglru_test_budget_offline_memcg_is_scraped_whole(struct kunit *test)
 {
-	bool spent = MGLRU_SUPPRESSED_WARN_SPENDS_ONCE && mglru_anon_only_warned;
-	struct mglru_env env;
+	struct scan_control sc = { .priority = *(const int *)test->param_value };
 
-	if (!IS_ENABLED(CONFIG_BUG))
-		kunit_skip(test, "WARN_ON_ONCE() is compiled out (CONFIG_BUG=n)");
-	mglru_env_init(test, &env, &mglru_budget_state);
-	env.sc.priority = 0;
-
-	kunit_warning_suppress(test) {
-		get_nr_to_scan(env.lruvec, &env.sc, env.memcg, SWAPPINESS_ANON_ONLY);
-		KUNIT_EXPECT_SUPPRESSED_WARNING_COUNT(test, spent ? 0 : 1);
-	}
-	mglru_anon_only_warned = true;
-	mglru_expect_seqs_unchanged(test, env.lruvec, &mglru_budget_state);
+	KUNIT_EXPECT_EQ(test, lru_gen_scan_budget(&sc, MGLRU_BUDGET_PAGES, false, 0, 0, 0),
+			MGLRU_BUDGET_PAGES);
+	KUNIT_EXPECT_EQ(test, lru_gen_scan_budget(&sc, MGLRU_BUDGET_PAGES, false,
+						  500000, 1500000, 2000000),
+			MGLRU_BUDGET_PAGES);
+	KUNIT_EXPECT_EQ(test, (unsigned int)sc.memcg_low_skipped, 0U);
 }
 
 /*
@@ -370,42 +258,63 @@ static void mglru_test_budget_anon_only_warns_outside_proactive(struct kunit *te
  */
 struct mglru_protection_case {
 	const char *name;
-	unsigned long usage, emin, elow;
+	unsigned long usage, min, low;
 	unsigned int memcg_low_reclaim;
 	int priority;
-	long expected;
+	unsigned long expected;
 	unsigned int low_skipped;
 };
 
 static const struct mglru_protection_case mglru_protection_cases[] = {
 	{
 		.name = "min_protects_half_of_usage",
-		.usage = 2000000, .emin = 1000000,
+		.usage = 2000000, .min = 1000000,
 		/* 1060921 - 1060921 * 1000000 / 2000001 = 1060921 - 530460 */
 		.expected = 530461,
 	},
 	{
 		.name = "min_protection_is_shifted_by_priority",
-		.usage = 2000000, .emin = 1000000, .priority = 4,
+		.usage = 2000000, .min = 1000000, .priority = 4,
 		.expected = 530461 >> 4,
 	},
 	{
 		.name = "low_above_min_is_used_and_marks_skipped",
-		.usage = 2000000, .emin = 500000, .elow = 1500000,
+		.usage = 2000000, .min = 500000, .low = 1500000,
 		/* 1060921 - 1060921 * 1500000 / 2000001 = 1060921 - 795690 */
 		.expected = 265231, .low_skipped = 1,
 	},
 	{
 		.name = "low_reclaim_falls_back_to_min",
-		.usage = 2000000, .emin = 500000, .elow = 1500000,
+		.usage = 2000000, .min = 500000, .low = 1500000,
 		.memcg_low_reclaim = 1,
 		/* 1060921 - 1060921 * 500000 / 2000001 = 1060921 - 265230 */
 		.expected = 795691,
 	},
 	{
-		.name = "full_protection_still_scans_swap_cluster_max",
-		.usage = 1000, .emin = 4000000,
+		.name = "low_equal_to_min_uses_min_unskipped",
+		.usage = 2000000, .min = 1000000, .low = 1000000,
+		.expected = 530461,
+	},
+	{
+		.name = "low_alone_protects",
+		.usage = 2000000, .low = 1000000,
+		.expected = 530461, .low_skipped = 1,
+	},
+	{
+		.name = "usage_below_protection_counts_as_protection",
+		.usage = 1000, .min = 1000000,
+		/* 1060921 - 1060921 * 1000000 / 1000001 = 1060921 - 1060919 */
 		.expected = SWAP_CLUSTER_MAX,
+	},
+	{
+		.name = "full_protection_still_scans_swap_cluster_max",
+		.usage = 1000, .min = 4000000,
+		.expected = SWAP_CLUSTER_MAX,
+	},
+	{
+		.name = "swap_cluster_max_floor_is_shifted_too",
+		.usage = 1000, .min = 4000000, .priority = 2,
+		.expected = SWAP_CLUSTER_MAX >> 2,
 	},
 };
 
@@ -414,34 +323,73 @@ KUNIT_ARRAY_PARAM_DESC(mglru_protection, mglru_protection_cases, name);
 static void mglru_test_budget_protection(struct kunit *test)
 {
 	const struct mglru_protection_case *c = test->param_value;
-	struct mglru_env env;
+	struct scan_control sc = {
+		.priority = c->priority,
+		.memcg_low_reclaim = c->memcg_low_reclaim,
+	};
 
-	mglru_env_init(test, &env, &mglru_budget_state);
-	atomic_long_set(&env.memcg->memory.usage, c->usage);
-	WRITE_ONCE(env.memcg->memory.emin, c->emin);
-	WRITE_ONCE(env.memcg->memory.elow, c->elow);
-	env.sc.memcg_low_reclaim = c->memcg_low_reclaim;
-	env.sc.priority = c->priority;
-
-	KUNIT_EXPECT_EQ(test, get_nr_to_scan(env.lruvec, &env.sc, env.memcg, 0),
+	KUNIT_EXPECT_EQ(test, lru_gen_scan_budget(&sc, MGLRU_BUDGET_PAGES, true,
+						  c->min, c->low, c->usage),
 			c->expected);
-	KUNIT_EXPECT_EQ(test, (unsigned int)env.sc.memcg_low_skipped, c->low_skipped);
-	mglru_expect_seqs_unchanged(test, env.lruvec, &mglru_budget_state);
+	KUNIT_EXPECT_EQ(test, (unsigned int)sc.memcg_low_skipped, c->low_skipped);
 }
 
-/* no protection applies when the memcg is the reclaim target itself */
-static void mglru_test_budget_target_is_unprotected(struct kunit *test)
+/*
+ * Whether a WARN_ON_ONCE() whose warning is suppressed can be counted in
+ * this run: where WARN_ON_ONCE() is a bug table entry (__WARN_FLAGS), a
+ * suppressed warning leaves the once unspent, and every run counts it;
+ * where it is DO_ONCE_LITE_IF() (UML) the first run in a boot spends it.
+ * A WARN_ON_ONCE() of the case's own, spent alongside the one under test,
+ * tells which.
+ */
+static bool mglru_warn_once_counts(struct kunit *test)
 {
-	struct mglru_env env;
+	int count = 0;
 
-	mglru_env_init(test, &env, &mglru_budget_state);
-	atomic_long_set(&env.memcg->memory.usage, 2000000);
-	WRITE_ONCE(env.memcg->memory.emin, 1000000);
-	env.sc.target_mem_cgroup = env.memcg;
-	env.sc.priority = 0;
+	kunit_warning_suppress(test) {
+		WARN_ON_ONCE(true);
+		count = KUNIT_SUPPRESSED_WARNING_COUNT();
+	}
+	return count == 1;
+}
 
-	KUNIT_EXPECT_EQ(test, get_nr_to_scan(env.lruvec, &env.sc, env.memcg, 0),
-			(long)MGLRU_BUDGET_PAGES);
+/*
+ * get_nr_to_scan()
+ *
+ * Only proactive reclaim asks for anon only: get_nr_to_scan() warns when
+ * SWAPPINESS_ANON_ONLY reaches it from anywhere else, and sizes no pass
+ * when anon cannot be reclaimed. The lruvec is the root memcg's, which the
+ * helper reads and does not change. The warning is suppressed, so the
+ * kernel is not tainted.
+ */
+static void mglru_test_budget_anon_only_warns_outside_proactive(struct kunit *test)
+{
+	struct scan_control sc = { .priority = 0, .no_demotion = 1 };
+	int nid = first_online_node;
+	struct lruvec *lruvec;
+	bool counts, reclaimable;
+	long budget = -1;
+
+	if (!IS_ENABLED(CONFIG_BUG))
+		kunit_skip(test, "WARN_ON_ONCE() is compiled out (CONFIG_BUG=n)");
+	if (mem_cgroup_disabled())
+		kunit_skip(test, "the memory controller is disabled");
+	lruvec = mem_cgroup_lruvec(root_mem_cgroup, NODE_DATA(nid));
+	reclaimable = can_reclaim_anon_pages(root_mem_cgroup, nid, &sc);
+	counts = mglru_warn_once_counts(test);
+
+	kunit_warning_suppress(test) {
+		budget = get_nr_to_scan(lruvec, &sc, root_mem_cgroup, SWAPPINESS_ANON_ONLY);
+		if (counts)
+			KUNIT_EXPECT_SUPPRESSED_WARNING_COUNT(test, 1);
+		else
+			KUNIT_EXPECT_LE(test, KUNIT_SUPPRESSED_WARNING_COUNT(), 1);
+	}
+	if (!reclaimable)
+		KUNIT_EXPECT_EQ_MSG(test, budget, 0L,
+				    "no swap: an anon-only pass must be sized 0");
+	else if (!counts)
+		kunit_skip(test, "an earlier run spent the warning, and the machine has swap");
 }
 
 /* should_run_aging() */
@@ -521,14 +469,12 @@ static void mglru_test_should_run_aging(struct kunit *test)
 		.min_seq = { c->min_seq[LRU_GEN_ANON], c->min_seq[LRU_GEN_FILE] },
 		.max_seq = c->max_seq,
 	};
-	struct mglru_env env;
+	struct scan_control sc = { .priority = c->priority };
+	struct lruvec *lruvec = mglru_lruvec_alloc(test, &state);
 
-	mglru_env_init(test, &env, &state);
-	env.sc.priority = c->priority;
-
-	KUNIT_EXPECT_EQ(test, should_run_aging(env.lruvec, c->max_seq, &env.sc,
-					       c->swappiness), c->expected);
-	mglru_expect_seqs_unchanged(test, env.lruvec, &state);
+	KUNIT_EXPECT_EQ(test, should_run_aging(lruvec, c->max_seq, &sc, c->swappiness),
+			c->expected);
+	mglru_expect_seqs_unchanged(test, lruvec, &state);
 }
 
 /*
@@ -564,16 +510,15 @@ static void mglru_test_type_to_scan(struct kunit *test)
 {
 	const struct mglru_type_case *c = test->param_value;
 	struct mglru_state state = { .min_seq = { 4, 4 }, .max_seq = 7 };
-	struct mglru_env env;
+	struct lruvec *lruvec = mglru_lruvec_alloc(test, &state);
 
-	mglru_env_init(test, &env, &state);
 	if (c->file_refaulted) {
 		/* far more file refaults than evictions: tier 0, summed with the rest */
-		env.lruvec->lrugen.avg_refaulted[LRU_GEN_FILE][0] = 1UL << 16;
-		env.lruvec->lrugen.avg_total[LRU_GEN_FILE][0] = 1;
+		lruvec->lrugen.avg_refaulted[LRU_GEN_FILE][0] = 1UL << 16;
+		lruvec->lrugen.avg_total[LRU_GEN_FILE][0] = 1;
 	}
 
-	KUNIT_EXPECT_EQ(test, get_type_to_scan(env.lruvec, c->swappiness), c->expected);
+	KUNIT_EXPECT_EQ(test, get_type_to_scan(lruvec, c->swappiness), c->expected);
 }
 
 /*
@@ -648,10 +593,9 @@ static void mglru_test_folio_seq(struct kunit *test)
 		.min_seq = { c->min_seq[LRU_GEN_ANON], c->min_seq[LRU_GEN_FILE] },
 		.max_seq = 7,
 	};
+	struct lruvec *lruvec = mglru_lruvec_alloc(test, &state);
 	struct mglru_flagged_folio *f;
-	struct mglru_env env;
 
-	mglru_env_init(test, &env, &state);
 	f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, f);
 	f->folio = folio_alloc(GFP_KERNEL, 0);
@@ -660,19 +604,16 @@ static void mglru_test_folio_seq(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, mglru_flagged_folio_put, f));
 	f->folio->flags.f |= c->flags;
 
-	KUNIT_EXPECT_EQ(test, lru_gen_folio_seq(env.lruvec, f->folio, c->reclaiming),
-			c->expected);
+	KUNIT_EXPECT_EQ(test, lru_gen_folio_seq(lruvec, f->folio, c->reclaiming), c->expected);
 }
 
 static struct kunit_case mglru_test_cases[] = {
 	KUNIT_CASE_PARAM(mglru_test_evictable_size, mglru_size_gen_params),
-	KUNIT_CASE_PARAM(mglru_test_budget_priority, mglru_priority_gen_params),
-	KUNIT_CASE(mglru_test_budget_offline_memcg),
-	KUNIT_CASE(mglru_test_budget_swappiness),
-	KUNIT_CASE(mglru_test_budget_anon_only_without_swap),
-	KUNIT_CASE(mglru_test_budget_anon_only_warns_outside_proactive),
+	KUNIT_CASE_PARAM(mglru_test_budget_shifts_by_priority, mglru_priority_gen_params),
+	KUNIT_CASE_PARAM(mglru_test_budget_offline_memcg_is_scraped_whole,
+			 mglru_priority_gen_params),
 	KUNIT_CASE_PARAM(mglru_test_budget_protection, mglru_protection_gen_params),
-	KUNIT_CASE(mglru_test_budget_target_is_unprotected),
+	KUNIT_CASE(mglru_test_budget_anon_only_warns_outside_proactive),
 	KUNIT_CASE_PARAM(mglru_test_should_run_aging, mglru_aging_gen_params),
 	KUNIT_CASE_PARAM(mglru_test_type_to_scan, mglru_type_gen_params),
 	KUNIT_CASE_PARAM(mglru_test_folio_seq, mglru_folio_seq_gen_params),
@@ -686,6 +627,1155 @@ static struct kunit_suite mglru_test_suite = {
 
 kunit_test_suite(mglru_test_suite);
 
-/* suites on real folios, on the root memcg's lruvec of a test kernel */
-#include "mglru_evict_kunit.c"
-#include "mglru_place_kunit.c"
+/*
+ * mglru_evict: what multi-gen LRU eviction does with real folios:
+ *
+ * - what reclaim learns from dirty folios: evict_folios() adds each
+ *   batch's isolated, dirty, writeback and congested counts to sc->nr, from
+ *   which shrink_node() throttles reclaim that meets only folios waiting
+ *   for writeback; wakes the flushers when every folio it took was dirty
+ *   and unqueued; and puts rejected folios back out of the oldest
+ *   generation ("mm/vmscan: unify writeback reclaim statistic and
+ *   throttling");
+ *
+ * - which type reclaim isolates: isolate_folios() turns to the other type
+ *   only when it scanned nothing of the type it chose, not when it scanned
+ *   folios and kept them all ("mm/mglru: avoid reclaim type fall back when
+ *   isolation makes no progress");
+ *
+ * - whether the shrink loop evicts after it asked for aging:
+ *   try_to_shrink_lruvec() goes on to evict_folios() in the pass in which
+ *   should_run_aging() wanted a new generation, whatever the aging attempt
+ *   gave, and memcg reclaim goes on to its budget ("mm/mglru: don't abort
+ *   scan immediately right after aging");
+ *
+ * - what get_nr_to_scan() makes of a real lruvec: its evictable size,
+ *   shifted, without aging it, and nothing for anon only without swap.
+ *
+ * The folios are the case's own, with no mapping, charged to the root
+ * memcg and added to its lruvec as any folio is. Reclaim finds the dirty
+ * ones with nothing to write them, and cannot free the clean ones, which
+ * have no mapping to be removed from: it puts both back. While a test
+ * kernel boots, the root memcg's LRU holds nothing else and no other
+ * reclaim runs; anywhere else it is the machine's, and the cases skip
+ * rather than age or evict the machine's folios. Each case checks that
+ * again after each pass of reclaim, and that each folio it leaves holds
+ * no reference but its own.
+ */
+
+#define MGLRU_NR_FOLIOS		8
+#define MGLRU_MAX_SETS		4
+
+struct mglru_folios {
+	struct folio *folio[MGLRU_NR_FOLIOS];
+	struct lruvec *lruvec;
+	struct mglru_folios *younger;	/* see mglru_folios_init() */
+};
+
+/* An aging attempt that loses the race, see mglru_aging_loses(). */
+struct mglru_lost_aging {
+	bool other_ages;
+	int attempts;
+};
+
+/* What a folio case put on the root memcg's LRU (test->priv). */
+struct mglru_case {
+	struct mglru_folios *sets[MGLRU_MAX_SETS];
+	int nr_sets;
+	struct folio *faulted;
+	int fault_refs;		/* folio_lru_refs() of @faulted, still mapped */
+	struct mglru_lost_aging *lost;
+};
+
+/* The pages on the root memcg's LRU of every node. */
+static unsigned long mglru_root_lru_pages(void)
+{
+	unsigned long pages = 0;
+	int nid;
+
+	for_each_online_node(nid)
+		pages += lruvec_evictable_size(mem_cgroup_lruvec(root_mem_cgroup,
+								 NODE_DATA(nid)), 1);
+	return pages;
+}
+
+/* The pages of the case's own folios that are on the LRU. */
+static unsigned long mglru_case_lru_pages(struct mglru_case *c)
+{
+	unsigned long pages = 0;
+	int i, j;
+
+	for (i = 0; i < c->nr_sets; i++)
+		for (j = 0; j < MGLRU_NR_FOLIOS; j++)
+			if (c->sets[i]->folio[j] && folio_test_lru(c->sets[i]->folio[j]))
+				pages += folio_nr_pages(c->sets[i]->folio[j]);
+	if (c->faulted && folio_test_lru(c->faulted))
+		pages += folio_nr_pages(c->faulted);
+	return pages;
+}
+
+/*
+ * The root memcg's LRU must hold only the case's folios: skip @when it
+ * holds others, which the case would then age or evict, and whose reclaim
+ * would void its verdict.
+ */
+static void mglru_root_lru_check(struct kunit *test, const char *when)
+{
+	struct mglru_case *c = test->priv;
+	unsigned long all = mglru_root_lru_pages(), mine = mglru_case_lru_pages(c);
+
+	if (all > mine)
+		kunit_skip(test, "%s, the root memcg's LRU holds %lu pages not of this case",
+			   when, all - mine);
+}
+
+/*
+ * The cases need MGLRU on and the root memcg's LRU to themselves, as while
+ * a test kernel boots: no user space yet, nothing on the LRU, and no
+ * memory pressure for kswapd to act on. Sets test->priv.
+ */
+static void mglru_root_lru(struct kunit *test)
+{
+	if (!lru_gen_enabled())
+		kunit_skip(test, "MGLRU is off (lru_gen/enabled)");
+	if (system_state == SYSTEM_RUNNING)
+		kunit_skip(test, "not at boot: the root memcg's LRU is the machine's");
+	if (mem_cgroup_disabled())
+		kunit_skip(test, "the memory controller is disabled");
+	test->priv = kunit_kzalloc(test, sizeof(struct mglru_case), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, test->priv);
+	mglru_root_lru_check(test, "before the case");
+}
+
+/*
+ * Put the case's folios back, and fail the case if any of them holds a
+ * reference besides the case's own: a reference that a pass took and did
+ * not drop would leave the folio on the LRU, and the next case would skip.
+ */
+static void mglru_folios_put(void *arg)
+{
+	struct mglru_folios *f = arg;
+	struct kunit *test = kunit_get_current_test();
+	int i, refs;
+
+	lru_add_drain();
+	for (i = 0; i < MGLRU_NR_FOLIOS; i++) {
+		if (!f->folio[i])
+			continue;
+		/* off the LRU, PG_active is the case's to clear */
+		if (!folio_test_lru(f->folio[i]))
+			folio_clear_active(f->folio[i]);
+		folio_clear_dirty(f->folio[i]);
+		folio_clear_reclaim(f->folio[i]);
+		if (folio_test_writeback(f->folio[i]))
+			folio_end_writeback(f->folio[i]);
+		refs = folio_ref_count(f->folio[i]);
+		if (test && refs != 1)
+			KUNIT_FAIL(test, "folio %d holds %d references at the end of the case",
+				   i, refs);
+		folio_put(f->folio[i]);
+	}
+}
+
+/* One aging step of @lruvec, as reclaim takes it. */
+static void mglru_age_once(struct lruvec *lruvec, int swappiness)
+{
+	struct reclaim_state rs = {};
+
+	set_task_reclaim_state(current, &rs);
+	try_to_inc_max_seq(lruvec, READ_ONCE(lruvec->lrugen.max_seq), swappiness, true);
+	clear_mm_walk();
+	set_task_reclaim_state(current, NULL);
+}
+
+/*
+ * Age @lruvec until its file type has @nr_gens generations, and return how
+ * many it has. With @swappiness 0 the anon type is not kept: use 1 where it
+ * matters.
+ */
+static int mglru_age_file(struct lruvec *lruvec, int nr_gens, int swappiness)
+{
+	int i;
+
+	for (i = 0; i < MAX_NR_GENS && get_nr_gens(lruvec, LRU_GEN_FILE) < nr_gens; i++)
+		mglru_age_once(lruvec, swappiness);
+	return get_nr_gens(lruvec, LRU_GEN_FILE);
+}
+
+/* Let min_seq pass the oldest generations that hold no folio. */
+static void mglru_drop_empty_gens(struct lruvec *lruvec, int swappiness)
+{
+	lruvec_lock_irq(lruvec);
+	try_to_inc_min_seq(lruvec, swappiness);
+	lruvec_unlock_irq(lruvec);
+}
+
+/*
+ * MGLRU_NR_FOLIOS folios of the case's own, charged to the root memcg as
+ * page cache is: swap-backed if @anon, the first @nr_dirty dirty.
+ */
+static struct mglru_folios *mglru_folios_alloc(struct kunit *test, bool anon, int nr_dirty)
+{
+	int i, ret, nid = numa_node_id();
+	struct mglru_case *c = test->priv;
+	struct mem_cgroup *old;
+	struct mglru_folios *f;
+
+	KUNIT_ASSERT_LT(test, c->nr_sets, MGLRU_MAX_SETS);
+	f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, f);
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action(test, mglru_folios_put, f));
+	c->sets[c->nr_sets++] = f;
+
+	for (i = 0; i < MGLRU_NR_FOLIOS; i++) {
+		/* one node, one lruvec */
+		f->folio[i] = __folio_alloc_node(GFP_KERNEL | __GFP_THISNODE, 0, nid);
+		KUNIT_ASSERT_NOT_NULL(test, f->folio[i]);
+		old = set_active_memcg(root_mem_cgroup);
+		ret = mem_cgroup_charge(f->folio[i], NULL, GFP_KERNEL);
+		set_active_memcg(old);
+		KUNIT_ASSERT_EQ(test, ret, 0);
+		if (anon)
+			__folio_set_swapbacked(f->folio[i]);
+		if (i < nr_dirty)
+			folio_set_dirty(f->folio[i]);
+	}
+	f->lruvec = folio_lruvec(f->folio[0]);
+	return f;
+}
+
+static void mglru_folios_add(struct mglru_folios *f)
+{
+	int i;
+
+	/* this CPU's LRU batch, drained on this CPU */
+	migrate_disable();
+	for (i = 0; i < MGLRU_NR_FOLIOS; i++)
+		folio_add_lru(f->folio[i]);
+	lru_add_drain();
+	migrate_enable();
+}
+
+/*
+ * Expect every folio of @f on the LRU, in the generation of @seq. Returns
+ * how many are not.
+ */
+static int mglru_folios_in_gen(struct kunit *test, struct mglru_folios *f,
+			       unsigned long seq, const char *what)
+{
+	int i, gen = lru_gen_from_seq(seq), wrong = 0, first = -1;
+
+	for (i = 0; i < MGLRU_NR_FOLIOS; i++) {
+		if (folio_test_lru(f->folio[i]) && folio_lru_gen(f->folio[i]) == gen)
+			continue;
+		wrong++;
+		if (first < 0)
+			first = i;
+	}
+	KUNIT_EXPECT_EQ_MSG(test, wrong, 0,
+			    "%s: folio %d %s generation %d, not %d (max_seq's is %d)",
+			    what, first, first >= 0 && folio_test_lru(f->folio[first]) ?
+			    "in" : "off the LRU, was", first < 0 ? gen :
+			    folio_lru_gen(f->folio[first]), gen,
+			    lru_gen_from_seq(READ_ONCE(f->lruvec->lrugen.max_seq)));
+	return wrong;
+}
+
+/* Take @f off the LRU, as another isolation would. */
+static void mglru_folios_del(struct mglru_folios *f)
+{
+	int i;
+
+	for (i = 0; i < MGLRU_NR_FOLIOS; i++)
+		if (folio_isolate_lru(f->folio[i]))
+			folio_put(f->folio[i]);
+}
+
+/* All of @f in the oldest generation of @type, one that reclaim can evict. */
+static void mglru_folios_in_oldest(struct kunit *test, struct mglru_folios *f,
+				   int type)
+{
+	struct lru_gen_folio *lrugen = &f->lruvec->lrugen;
+
+	KUNIT_ASSERT_GT_MSG(test, get_nr_gens(f->lruvec, type), MIN_NR_GENS,
+			    "the lruvec has no %s generation to evict",
+			    type == LRU_GEN_FILE ? "file" : "anon");
+	KUNIT_ASSERT_EQ(test, 0,
+			mglru_folios_in_gen(test, f, READ_ONCE(lrugen->min_seq[type]),
+					    "the oldest generation"));
+}
+
+/*
+ * Bring @f, back on the LRU after a pass, to the oldest file generation
+ * again with one to spare, as the next pass of reclaim would find it.
+ */
+static void mglru_folios_make_oldest(struct kunit *test, struct mglru_folios *f)
+{
+	mglru_drop_empty_gens(f->lruvec, 0);
+	mglru_age_file(f->lruvec, MIN_NR_GENS + 1, 0);
+	mglru_folios_in_oldest(test, f, LRU_GEN_FILE);
+}
+
+/*
+ * MGLRU_NR_FOLIOS file folios, the first @nr_dirty dirty, on the LRU, all
+ * in the oldest file generation of their lruvec, which has one to evict
+ * besides the MIN_NR_GENS youngest. Above them, in the second oldest,
+ * MGLRU_NR_FOLIOS clean ones (@f->younger; active folios land second
+ * youngest): reclaim cannot empty that generation in the batch that takes
+ * @f, so the oldest generation stays below the one where reclaim puts
+ * back what it rejects, and a budget of the whole lruvec outlasts that
+ * batch.
+ */
+static struct mglru_folios *mglru_folios_init(struct kunit *test, int nr_dirty)
+{
+	struct mglru_folios *f;
+	unsigned long second;
+	int i;
+
+	mglru_root_lru(test);
+	f = mglru_folios_alloc(test, false, nr_dirty);
+	mglru_drop_empty_gens(f->lruvec, 0);
+	mglru_age_file(f->lruvec, MIN_NR_GENS + 1, 0);
+	mglru_folios_add(f);
+
+	f->younger = mglru_folios_alloc(test, false, 0);
+	KUNIT_ASSERT_PTR_EQ(test, f->younger->lruvec, f->lruvec);
+	for (i = 0; i < MGLRU_NR_FOLIOS; i++)
+		folio_set_active(f->younger->folio[i]);
+	mglru_folios_add(f->younger);
+
+	mglru_folios_in_oldest(test, f, LRU_GEN_FILE);
+	second = READ_ONCE(f->lruvec->lrugen.min_seq[LRU_GEN_FILE]) + 1;
+	KUNIT_ASSERT_EQ(test, 0, mglru_folios_in_gen(test, f->younger, second,
+						     "the second oldest generation"));
+	return f;
+}
+
+/*
+ * Expect @f, rejected by a pass, back in the second youngest generation,
+ * which is not the oldest one.
+ */
+static void mglru_folios_back_young(struct kunit *test, struct mglru_folios *f,
+				    const char *what)
+{
+	struct lru_gen_folio *lrugen = &f->lruvec->lrugen;
+
+	KUNIT_ASSERT_LT_MSG(test, READ_ONCE(lrugen->min_seq[LRU_GEN_FILE]) + 1,
+			    READ_ONCE(lrugen->max_seq),
+			    "the pass left the second youngest generation the oldest");
+	mglru_folios_in_gen(test, f, READ_ONCE(lrugen->max_seq) - 1, what);
+}
+
+/*
+ * One pass of reclaim over the lruvec, anon left alone (no may_swap), with
+ * a budget of all of it (priority 0), as shrink_many() makes it.
+ */
+static bool mglru_shrink_file(struct kunit *test, struct mglru_folios *f,
+			      struct scan_control *sc)
+{
+	struct reclaim_state rs = {};
+	bool need_rotate;
+
+	sc->gfp_mask = GFP_KERNEL;
+	sc->priority = 0;
+	sc->may_unmap = 1;
+	sc->reclaim_idx = MAX_NR_ZONES - 1;
+
+	set_task_reclaim_state(current, &rs);
+	need_rotate = try_to_shrink_lruvec(f->lruvec, sc);
+	clear_mm_walk();
+	set_task_reclaim_state(current, NULL);
+	mglru_root_lru_check(test, "after a pass of reclaim");
+	return need_rotate;
+}
+
+/*
+ * Dirty file folios with nothing to write them: shrink_folio_list() marks
+ * each for immediate reclaim (PG_reclaim) and activates it. The batch
+ * reports them in sc->nr, and they go back to the second youngest
+ * generation, out of the way of the next pass until their writeback ends.
+ */
+static void mglru_test_evict_counts_dirty(struct kunit *test)
+{
+	struct scan_control sc = {};
+	struct mglru_folios *f = mglru_folios_init(test, MGLRU_NR_FOLIOS);
+	int i;
+
+	mglru_shrink_file(test, f, &sc);
+
+	/* each folio went through shrink_folio_list(), which met it dirty */
+	for (i = 0; i < MGLRU_NR_FOLIOS; i++)
+		KUNIT_ASSERT_TRUE_MSG(test, folio_test_reclaim(f->folio[i]),
+				      "folio %d was not reclaimed", i);
+	KUNIT_EXPECT_GE_MSG(test, sc.nr.taken, MGLRU_NR_FOLIOS,
+			    "sc->nr.taken: evict_folios() did not report what it isolated");
+	KUNIT_EXPECT_GE_MSG(test, sc.nr.dirty, MGLRU_NR_FOLIOS,
+			    "sc->nr.dirty: evict_folios() did not report the dirty folios");
+	KUNIT_EXPECT_LE(test, sc.nr.dirty, sc.nr.taken);
+	mglru_folios_back_young(test, f, "rejected dirty folios");
+}
+
+static void mglru_folios_start_writeback(struct mglru_folios *f)
+{
+	int i;
+
+	for (i = 0; i < MGLRU_NR_FOLIOS; i++) {
+		folio_lock(f->folio[i]);
+		folio_start_writeback(f->folio[i]);
+		folio_unlock(f->folio[i]);
+	}
+}
+
+/*
+ * File folios under writeback, met by two passes. The first marks them
+ * PG_reclaim and counts them as writeback; the second finds them marked and
+ * counts them as congested: every dirty folio congested is what makes
+ * shrink_node() flag a memcg congested and throttle its reclaim.
+ */
+static void mglru_test_evict_counts_writeback(struct kunit *test)
+{
+	struct scan_control first = {}, second = {};
+	struct mglru_folios *f = mglru_folios_init(test, 0);
+	int i;
+
+	mglru_folios_start_writeback(f);
+	mglru_shrink_file(test, f, &first);
+
+	for (i = 0; i < MGLRU_NR_FOLIOS; i++)
+		KUNIT_ASSERT_TRUE_MSG(test, folio_test_reclaim(f->folio[i]),
+				      "folio %d was not marked for immediate reclaim", i);
+	KUNIT_EXPECT_GE(test, first.nr.taken, MGLRU_NR_FOLIOS);
+	KUNIT_EXPECT_GE_MSG(test, first.nr.writeback, MGLRU_NR_FOLIOS,
+			    "sc->nr.writeback: the folios under writeback were not reported");
+	KUNIT_EXPECT_GE_MSG(test, first.nr.dirty, MGLRU_NR_FOLIOS,
+			    "sc->nr.dirty: folios under writeback count as dirty");
+	mglru_folios_back_young(test, f, "rejected folios under writeback");
+
+	mglru_folios_del(f->younger);
+	mglru_folios_make_oldest(test, f);
+	mglru_shrink_file(test, f, &second);
+
+	KUNIT_EXPECT_GE_MSG(test, second.nr.congested, MGLRU_NR_FOLIOS,
+			    "sc->nr.congested: the marked folios still under writeback were not reported");
+	KUNIT_EXPECT_EQ_MSG(test, second.nr.congested, second.nr.dirty,
+			    "every dirty folio met was congested: shrink_node() must see it");
+}
+
+static void mglru_test_evict_counts_clean(struct kunit *test)
+{
+	struct scan_control sc = {};
+	struct mglru_folios *f = mglru_folios_init(test, 0);
+	int i;
+
+	mglru_shrink_file(test, f, &sc);
+
+	/* with no mapping to leave, the clean folios come back and count as taken */
+	for (i = 0; i < MGLRU_NR_FOLIOS; i++)
+		KUNIT_EXPECT_FALSE(test, folio_test_reclaim(f->folio[i]));
+	KUNIT_EXPECT_GE(test, sc.nr.taken, MGLRU_NR_FOLIOS);
+	KUNIT_EXPECT_EQ(test, sc.nr.dirty, 0);
+}
+
+/*
+ * Clean folios read once, which reclaim could not free (no mapping) and did
+ * not activate: after their retry they go back to the second youngest
+ * generation without their references, not to the oldest, where the next
+ * pass would meet them again first.
+ */
+static void mglru_test_evict_puts_rejected_clean_second_youngest(struct kunit *test)
+{
+	struct scan_control sc = {};
+	struct mglru_folios *f = mglru_folios_init(test, 0);
+	int i;
+
+	for (i = 0; i < MGLRU_NR_FOLIOS; i++)
+		folio_set_referenced(f->folio[i]);
+	mglru_shrink_file(test, f, &sc);
+
+	KUNIT_EXPECT_GE(test, sc.nr.taken, MGLRU_NR_FOLIOS);
+	mglru_folios_back_young(test, f, "rejected clean folios");
+	for (i = 0; i < MGLRU_NR_FOLIOS; i++)
+		KUNIT_EXPECT_EQ_MSG(test, folio_lru_refs(f->folio[i]), 0,
+				    "folio %d kept its references", i);
+}
+
+static void mglru_plug_flushed(struct blk_plug_cb *cb, bool from_schedule)
+{
+	int *flushes = cb->data;
+
+	(*flushes)++;
+	kfree(cb);
+}
+
+/*
+ * Reclaim @f in one pass under a block plug of the case's own, and return
+ * whether the pass flushed the plug: wakeup_flusher_threads() does so
+ * before it wakes them. A sleep would flush it too; nothing in a pass
+ * over a test kernel's LRU sleeps. -1 if no callback could be put on the
+ * plug.
+ */
+static int mglru_shrink_flushes(struct kunit *test, struct mglru_folios *f,
+				struct scan_control *sc)
+{
+	struct blk_plug plug;
+	int flushes = 0, seen;
+
+	blk_start_plug(&plug);
+	if (!blk_check_plugged(mglru_plug_flushed, &flushes, sizeof(struct blk_plug_cb))) {
+		blk_finish_plug(&plug);
+		return -1;
+	}
+	mglru_shrink_file(test, f, sc);
+	seen = flushes;
+	blk_finish_plug(&plug);
+	return seen;
+}
+
+/* Every folio a batch took dirty and not queued for writeback: wake the flushers. */
+static void mglru_test_evict_wakes_flushers_when_all_dirty(struct kunit *test)
+{
+	struct scan_control sc = {};
+	struct mglru_folios *f = mglru_folios_init(test, MGLRU_NR_FOLIOS);
+
+	KUNIT_EXPECT_EQ_MSG(test, mglru_shrink_flushes(test, f, &sc), 1,
+			    "the flushers were not woken for %u dirty folios of %u taken",
+			    sc.nr.dirty, sc.nr.taken);
+}
+
+/*
+ * Some folios were clean: reclaim can make progress without the flushers.
+ * The batch met the dirty half as dirty and unqueued, and took the clean
+ * half too; a wakeup under the same kind of plug is seen, so that the
+ * pass's silence is not the plug's.
+ */
+static void mglru_test_evict_leaves_flushers_when_some_clean(struct kunit *test)
+{
+	struct scan_control sc = {};
+	struct mglru_folios *f = mglru_folios_init(test, MGLRU_NR_FOLIOS / 2);
+	struct blk_plug plug;
+	int flushes = 0;
+	int i;
+
+	KUNIT_EXPECT_EQ_MSG(test, mglru_shrink_flushes(test, f, &sc), 0,
+			    "the flushers were woken for %u dirty folios of %u taken",
+			    sc.nr.dirty, sc.nr.taken);
+	for (i = 0; i < MGLRU_NR_FOLIOS; i++)
+		KUNIT_EXPECT_EQ_MSG(test, folio_test_reclaim(f->folio[i]), i < MGLRU_NR_FOLIOS / 2,
+				    "folio %d: only the dirty ones are rejected for writeback", i);
+	KUNIT_EXPECT_EQ(test, sc.nr.dirty, MGLRU_NR_FOLIOS / 2);
+	KUNIT_EXPECT_GE(test, sc.nr.taken, MGLRU_NR_FOLIOS);
+
+	/* the control: a wakeup flushes the plug */
+	blk_start_plug(&plug);
+	KUNIT_ASSERT_NOT_NULL(test, blk_check_plugged(mglru_plug_flushed, &flushes,
+						      sizeof(struct blk_plug_cb)));
+	wakeup_flusher_threads(WB_REASON_VMSCAN);
+	KUNIT_EXPECT_EQ_MSG(test, flushes, 1, "a wakeup of the flushers did not flush the plug");
+	blk_finish_plug(&plug);
+}
+
+/*
+ * An aging attempt of try_to_shrink_lruvec() that loses the race with
+ * another reclaimer, through the static stub of try_to_inc_max_seq().
+ * @other_ages: the other reclaimer made the new generation first (this
+ * attempt then finds max_seq moved); else it holds the mm walk and nothing
+ * ages yet. Either way the attempt returns false.
+ */
+static bool mglru_aging_loses(struct lruvec *lruvec, unsigned long seq,
+			      int swappiness, bool force_scan)
+{
+	struct kunit *test = kunit_get_current_test();
+	struct mglru_lost_aging *lost = ((struct mglru_case *)test->priv)->lost;
+
+	if (lost->attempts++ == 0 && lost->other_ages) {
+		/* the other reclaimer's step, from the same max_seq */
+		kunit_deactivate_static_stub(test, try_to_inc_max_seq);
+		KUNIT_EXPECT_TRUE(test, try_to_inc_max_seq(lruvec, seq, swappiness, force_scan));
+		kunit_activate_static_stub(test, try_to_inc_max_seq, mglru_aging_loses);
+	}
+	return false;
+}
+
+/*
+ * The oldest file generation, one besides the MIN_NR_GENS youngest, holds
+ * the case's folios: below DEF_PRIORITY should_run_aging() asks for aging
+ * while eviction is still possible.
+ */
+static struct mglru_folios *mglru_aging_due(struct kunit *test, struct scan_control *sc)
+{
+	struct mglru_folios *f = mglru_folios_init(test, 0);
+
+	KUNIT_ASSERT_EQ(test, get_nr_gens(f->lruvec, LRU_GEN_FILE), MIN_NR_GENS + 1);
+	KUNIT_ASSERT_TRUE_MSG(test, should_run_aging(f->lruvec,
+						     READ_ONCE(f->lruvec->lrugen.max_seq), sc,
+						     get_swappiness(f->lruvec, sc)),
+			      "%d file generations: should_run_aging() wants none",
+			      get_nr_gens(f->lruvec, LRU_GEN_FILE));
+	return f;
+}
+
+/*
+ * Whatever the aging attempt gives, the pass must evict the oldest
+ * generation's folios; root reclaim then returns, asking for the next
+ * memcg (true) only when it made a new generation itself.
+ */
+static void mglru_shrink_after_aging(struct kunit *test,
+				     struct mglru_lost_aging *lost)
+{
+	struct scan_control sc = { .priority = 0 };
+	struct mglru_folios *f = mglru_aging_due(test, &sc);
+	unsigned long max_seq;
+	bool need_rotate;
+
+	max_seq = READ_ONCE(f->lruvec->lrugen.max_seq);
+
+	if (lost) {
+		((struct mglru_case *)test->priv)->lost = lost;
+		kunit_activate_static_stub(test, try_to_inc_max_seq, mglru_aging_loses);
+	}
+	need_rotate = mglru_shrink_file(test, f, &sc);
+	if (lost)
+		kunit_deactivate_static_stub(test, try_to_inc_max_seq);
+
+	KUNIT_EXPECT_EQ_MSG(test, sc.nr.taken, MGLRU_NR_FOLIOS,
+			    "root reclaim evicts one batch after aging: it isolated %u folios",
+			    (unsigned int)sc.nr.taken);
+	if (!lost) {
+		KUNIT_EXPECT_EQ_MSG(test, READ_ONCE(f->lruvec->lrugen.max_seq), max_seq + 1,
+				    "the pass did not age the lruvec once");
+		KUNIT_EXPECT_TRUE_MSG(test, need_rotate,
+				      "the pass made a generation and did not say so");
+		return;
+	}
+	KUNIT_EXPECT_EQ_MSG(test, lost->attempts, 1,
+			    "one aging attempt a pass: root reclaim moves on after it evicts");
+	KUNIT_EXPECT_EQ_MSG(test, READ_ONCE(f->lruvec->lrugen.max_seq),
+			    max_seq + lost->other_ages,
+			    "a lost aging attempt must not age the lruvec itself");
+	KUNIT_EXPECT_FALSE_MSG(test, need_rotate,
+			       "the pass lost its aging attempt yet asked for rotation");
+}
+
+static void mglru_test_shrink_evicts_after_aging(struct kunit *test)
+{
+	mglru_shrink_after_aging(test, NULL);
+}
+
+/* the production OOM's path: another reclaimer aged the lruvec first */
+static void mglru_test_shrink_evicts_after_losing_aging(struct kunit *test)
+{
+	struct mglru_lost_aging lost = { .other_ages = true };
+
+	mglru_shrink_after_aging(test, &lost);
+}
+
+/* the attempt fails and nothing ages: the mm walk is another's */
+static void mglru_test_shrink_evicts_when_aging_fails(struct kunit *test)
+{
+	struct mglru_lost_aging lost = { .other_ages = false };
+
+	mglru_shrink_after_aging(test, &lost);
+}
+
+/* reclaim that targets a memcg below the root, through root_reclaim()'s stub */
+static bool mglru_memcg_reclaim(struct scan_control *sc)
+{
+	return false;
+}
+
+/*
+ * Memcg reclaim gets its fairness from the memcg iterator, not from
+ * rotation: after aging it goes on evicting to its budget, here the
+ * oldest generation and then the one above it.
+ */
+static void mglru_test_shrink_memcg_evicts_to_budget_after_aging(struct kunit *test)
+{
+	struct scan_control sc = { .priority = 0 };
+	struct mglru_folios *f = mglru_aging_due(test, &sc);
+
+	kunit_activate_static_stub(test, root_reclaim, mglru_memcg_reclaim);
+	mglru_shrink_file(test, f, &sc);
+	kunit_deactivate_static_stub(test, root_reclaim);
+
+	KUNIT_EXPECT_EQ_MSG(test, sc.nr.taken, 2 * MGLRU_NR_FOLIOS,
+			    "memcg reclaim stopped short of its budget after aging: it isolated %u folios",
+			    (unsigned int)sc.nr.taken);
+}
+
+/*
+ * get_nr_to_scan() on the root memcg's lruvec, online and unprotected:
+ * its evictable size shifted by the priority, without aging it though
+ * aging is due, as reclaim calls it.
+ */
+static void mglru_test_budget_of_the_root_lruvec(struct kunit *test)
+{
+	static const int priorities[] = { 0, 1, 2, DEF_PRIORITY };
+	struct scan_control sc = { .priority = 0 };
+	struct mglru_folios *f = mglru_aging_due(test, &sc);
+	unsigned long max_seq = READ_ONCE(f->lruvec->lrugen.max_seq);
+	struct reclaim_state rs = {};
+	long size;
+	int i;
+
+	size = lruvec_evictable_size(f->lruvec, 0);
+	KUNIT_ASSERT_GE(test, size, 2L * MGLRU_NR_FOLIOS);
+	set_task_reclaim_state(current, &rs);
+	for (i = 0; i < ARRAY_SIZE(priorities); i++) {
+		sc.priority = priorities[i];
+		KUNIT_EXPECT_EQ_MSG(test, get_nr_to_scan(f->lruvec, &sc, root_mem_cgroup, 0),
+				    size >> sc.priority, "at priority %d", sc.priority);
+	}
+	clear_mm_walk();
+	set_task_reclaim_state(current, NULL);
+	KUNIT_EXPECT_EQ_MSG(test, READ_ONCE(f->lruvec->lrugen.max_seq), max_seq,
+			    "get_nr_to_scan() aged the lruvec");
+	KUNIT_EXPECT_EQ(test, (unsigned int)sc.memcg_low_skipped, 0U);
+}
+
+/*
+ * An anon-only pass (proactive reclaim) over a lruvec whose anon folios
+ * cannot be reclaimed, with no swap and no demotion: get_nr_to_scan() sizes
+ * it 0, where it sizes a pass of both types by all their folios.
+ */
+static void mglru_test_budget_anon_only_without_swap(struct kunit *test)
+{
+	struct scan_control sc = { .priority = 0, .proactive = 1, .no_demotion = 1 };
+	struct mglru_folios *f;
+
+	mglru_root_lru(test);
+	f = mglru_folios_alloc(test, true, 0);
+	if (can_reclaim_anon_pages(root_mem_cgroup, lruvec_pgdat(f->lruvec)->node_id, &sc))
+		kunit_skip(test, "the machine has swap: anon is reclaimable");
+	mglru_folios_add(f);
+	KUNIT_ASSERT_GE(test, lruvec_evictable_size(f->lruvec, SWAPPINESS_ANON_ONLY),
+			(unsigned long)MGLRU_NR_FOLIOS);
+
+	KUNIT_EXPECT_EQ(test, get_nr_to_scan(f->lruvec, &sc, root_mem_cgroup,
+					     SWAPPINESS_ANON_ONLY), 0L);
+	KUNIT_EXPECT_EQ(test, get_nr_to_scan(f->lruvec, &sc, root_mem_cgroup, MAX_SWAPPINESS),
+			(long)lruvec_evictable_size(f->lruvec, MAX_SWAPPINESS));
+}
+
+/* Read through a file descriptor until MGLRU counts it in the working set. */
+static void mglru_folio_read_often(struct kunit *test, struct folio *folio)
+{
+	int i;
+
+	for (i = 0; i <= BIT(LRU_REFS_WIDTH) && !folio_test_workingset(folio); i++)
+		folio_mark_accessed(folio);
+	KUNIT_ASSERT_TRUE(test, folio_test_workingset(folio));
+}
+
+/* The folios of the oldest generation of @type, all zones. */
+static size_t mglru_oldest_count(struct lruvec *lruvec, int type)
+{
+	struct lru_gen_folio *lrugen = &lruvec->lrugen;
+	int zone, gen = lru_gen_from_seq(lrugen->min_seq[type]);
+	size_t n = 0;
+
+	for (zone = 0; zone < MAX_NR_ZONES; zone++)
+		n += list_count_nodes(&lrugen->folios[gen][type][zone]);
+	return n;
+}
+
+struct mglru_isolated {
+	int scanned, isolated, type, type_scanned, anon, file;
+};
+
+/*
+ * One isolate_folios() call at @swappiness, as evict_folios() makes it, and
+ * every folio it took put straight back.
+ */
+static void mglru_isolate(struct lruvec *lruvec, int swappiness,
+			  struct mglru_isolated *r)
+{
+	struct scan_control sc = {
+		.gfp_mask = GFP_KERNEL,
+		.may_unmap = 1,
+		.may_swap = 1,
+		.reclaim_idx = MAX_NR_ZONES - 1,
+	};
+	struct folio *folio, *next;
+	LIST_HEAD(list);
+
+	*r = (struct mglru_isolated){ .type = -1 };
+	lruvec_lock_irq(lruvec);
+	r->scanned = isolate_folios(MAX_LRU_BATCH, lruvec, &sc, swappiness, &list,
+				    &r->isolated, &r->type, &r->type_scanned);
+	lruvec_unlock_irq(lruvec);
+
+	/* this CPU's LRU batch, drained on this CPU, as mglru_folios_add() */
+	migrate_disable();
+	list_for_each_entry_safe(folio, next, &list, lru) {
+		if (folio_is_file_lru(folio))
+			r->file++;
+		else
+			r->anon++;
+		list_del(&folio->lru);
+		folio_putback_lru(folio);
+	}
+	lru_add_drain();
+	migrate_enable();
+}
+
+/*
+ * Anon folios in the oldest anon generation, file folios (read often if
+ * @protected) in the oldest file generation, nothing else in either: as
+ * reclaim at @swappiness would meet them.
+ */
+static void mglru_isolate_both(struct kunit *test, int swappiness, bool protected,
+			       struct mglru_isolated *r)
+{
+	struct mglru_folios *anon, *file;
+	struct lruvec *lruvec;
+	int i;
+
+	mglru_root_lru(test);
+	anon = mglru_folios_alloc(test, true, 0);
+	file = mglru_folios_alloc(test, false, 0);
+	lruvec = anon->lruvec;
+	KUNIT_ASSERT_PTR_EQ(test, lruvec, file->lruvec);
+
+	/* a new anon folio lands one below the youngest: age it to the oldest */
+	mglru_folios_add(anon);
+	for (i = 0; i < MIN_NR_GENS; i++)
+		mglru_age_once(lruvec, 1);
+	mglru_age_file(lruvec, MIN_NR_GENS + 1, 1);
+	mglru_folios_add(file);
+	for (i = 0; protected && i < MGLRU_NR_FOLIOS; i++)
+		mglru_folio_read_often(test, file->folio[i]);
+
+	mglru_folios_in_oldest(test, anon, LRU_GEN_ANON);
+	mglru_folios_in_oldest(test, file, LRU_GEN_FILE);
+	KUNIT_ASSERT_EQ(test, mglru_oldest_count(lruvec, LRU_GEN_ANON), MGLRU_NR_FOLIOS);
+	KUNIT_ASSERT_EQ(test, mglru_oldest_count(lruvec, LRU_GEN_FILE), MGLRU_NR_FOLIOS);
+	mglru_isolate(lruvec, swappiness, r);
+	mglru_root_lru_check(test, "after the isolation");
+}
+
+/*
+ * At swappiness 1 get_type_to_scan() picks file. The oldest file
+ * generation holds only protected folios, so scan_folios() scans them all
+ * and isolates none; anon folios wait in the oldest anon generation.
+ * isolate_folios() must stay on file: it scanned something.
+ */
+static void mglru_test_isolate_keeps_scanned_type(struct kunit *test)
+{
+	struct mglru_isolated r;
+
+	mglru_isolate_both(test, 1, true, &r);
+
+	KUNIT_ASSERT_GE_MSG(test, r.scanned, MGLRU_NR_FOLIOS,
+			    "the protected file folios were not scanned");
+	KUNIT_EXPECT_EQ_MSG(test, r.anon, 0,
+			    "isolate_folios() turned to anon after scanning file");
+	KUNIT_EXPECT_EQ(test, r.isolated, 0);
+}
+
+/*
+ * At MAX_SWAPPINESS get_type_to_scan() picks anon, and the oldest anon
+ * generation has folios to isolate: isolate_folios() takes them and stops
+ * there, reporting anon, without touching file.
+ */
+static void mglru_test_isolate_takes_the_chosen_type(struct kunit *test)
+{
+	struct mglru_isolated r;
+
+	mglru_isolate_both(test, MAX_SWAPPINESS, false, &r);
+
+	KUNIT_EXPECT_EQ_MSG(test, r.anon, MGLRU_NR_FOLIOS,
+			    "isolate_folios() did not take the anon folios it chose");
+	KUNIT_EXPECT_EQ_MSG(test, r.file, 0,
+			    "isolate_folios() went on to file after isolating anon");
+	KUNIT_EXPECT_EQ(test, r.type, LRU_GEN_ANON);
+	KUNIT_EXPECT_EQ(test, r.type_scanned, MGLRU_NR_FOLIOS);
+}
+
+/*
+ * At MAX_SWAPPINESS get_type_to_scan() picks anon, but the anon type has
+ * nothing to scan: isolate_folios() must turn to file, take the case's
+ * file folios and report file as the type it isolated.
+ */
+static void mglru_test_isolate_falls_back_when_nothing_scanned(struct kunit *test)
+{
+	struct mglru_folios *f = mglru_folios_init(test, 0);
+	struct mglru_isolated r;
+
+	mglru_drop_empty_gens(f->lruvec, MAX_SWAPPINESS);
+	if (get_nr_gens(f->lruvec, LRU_GEN_ANON) > MIN_NR_GENS)
+		KUNIT_ASSERT_EQ(test, mglru_oldest_count(f->lruvec, LRU_GEN_ANON), 0);
+	KUNIT_ASSERT_EQ(test, mglru_oldest_count(f->lruvec, LRU_GEN_FILE), MGLRU_NR_FOLIOS);
+
+	mglru_isolate(f->lruvec, MAX_SWAPPINESS, &r);
+	mglru_root_lru_check(test, "after the isolation");
+
+	KUNIT_EXPECT_EQ_MSG(test, r.file, MGLRU_NR_FOLIOS,
+			    "isolate_folios() scanned no anon and did not turn to file");
+	KUNIT_EXPECT_EQ(test, r.anon, 0);
+	KUNIT_EXPECT_EQ_MSG(test, r.type, LRU_GEN_FILE,
+			    "isolate_folios() reported the type it did not isolate");
+}
+
+static struct kunit_case mglru_evict_test_cases[] = {
+	KUNIT_CASE(mglru_test_evict_counts_dirty),
+	KUNIT_CASE(mglru_test_evict_counts_writeback),
+	KUNIT_CASE(mglru_test_evict_counts_clean),
+	KUNIT_CASE(mglru_test_evict_puts_rejected_clean_second_youngest),
+	KUNIT_CASE(mglru_test_evict_wakes_flushers_when_all_dirty),
+	KUNIT_CASE(mglru_test_evict_leaves_flushers_when_some_clean),
+	KUNIT_CASE(mglru_test_isolate_keeps_scanned_type),
+	KUNIT_CASE(mglru_test_isolate_takes_the_chosen_type),
+	KUNIT_CASE(mglru_test_isolate_falls_back_when_nothing_scanned),
+	KUNIT_CASE(mglru_test_shrink_evicts_after_aging),
+	KUNIT_CASE(mglru_test_shrink_evicts_after_losing_aging),
+	KUNIT_CASE(mglru_test_shrink_evicts_when_aging_fails),
+	KUNIT_CASE(mglru_test_shrink_memcg_evicts_to_budget_after_aging),
+	KUNIT_CASE(mglru_test_budget_of_the_root_lruvec),
+	KUNIT_CASE(mglru_test_budget_anon_only_without_swap),
+	{}
+};
+
+static struct kunit_suite mglru_evict_test_suite = {
+	.name = "mglru_evict",
+	.test_cases = mglru_evict_test_cases,
+};
+
+kunit_test_suite(mglru_evict_test_suite);
+
+/*
+ * mglru_place: where the multi-gen LRU places a folio added in a page
+ * fault: folio_add_lru() marks it accessed (PG_referenced), so that a
+ * prefaulted file folio lands in the second oldest generation, and makes
+ * only a refaulted workingset folio active, which lands in the youngest
+ * ("mm/mglru: use folio_mark_accessed to replace folio_set_active").
+ * Before it every faulted folio was made active, so readahead folios that
+ * were never used landed young and pushed the working set out.
+ *
+ * Anon and shmem folios are faulted in for real, by a user access to a
+ * mapping of the case's own mm. The file folios are the case's own, with
+ * no mapping, added to the LRU with all MAX_NR_GENS file generations
+ * alive, so that each placement is a distinct generation. As in
+ * mglru_evict, whose helpers these cases use, the folios are on the root
+ * memcg's lruvec, which the cases need to themselves.
+ */
+
+KUNIT_DEFINE_ACTION_WRAPPER(mglru_folio_put, folio_put, struct folio *);
+
+/*
+ * Free what the mapping held before the next case looks at the LRU: a
+ * kthread's last fput() of the shmem file is deferred.
+ */
+static void mglru_fault_release(void *unused)
+{
+	flush_delayed_fput();
+	lru_add_drain_all();
+}
+
+/*
+ * A page of a new mapping in the case's own mm (@flags: MAP_PRIVATE or
+ * MAP_SHARED, anonymous), faulted in by a user write, and its folio, which
+ * the case holds once the mapping is gone, on the LRU.
+ */
+static struct folio *mglru_fault_in(struct kunit *test, unsigned long flags)
+{
+	struct vm_area_struct *vma;
+	struct folio_walk fw;
+	struct folio *folio;
+	unsigned long addr;
+	char byte = 1;
+
+	mglru_root_lru(test);
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, mglru_fault_release, NULL));
+	addr = kunit_vm_mmap(test, NULL, 0, PAGE_SIZE, PROT_READ | PROT_WRITE,
+			     flags | MAP_ANONYMOUS, 0);
+	KUNIT_ASSERT_FALSE_MSG(test, !addr || IS_ERR_VALUE(addr), "kunit_vm_mmap(): %ld",
+			       (long)addr);
+
+	KUNIT_ASSERT_EQ(test, copy_to_user((void __user *)addr, &byte, 1), 0);
+	lru_add_drain_all();
+
+	mmap_read_lock(current->mm);
+	vma = vma_lookup(current->mm, addr);
+	folio = vma ? folio_walk_start(&fw, vma, addr, 0) : NULL;
+	if (folio) {
+		folio_get(folio);
+		folio_walk_end(&fw, vma);
+	}
+	mmap_read_unlock(current->mm);
+	KUNIT_ASSERT_NOT_NULL_MSG(test, folio, "no folio mapped after the fault");
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, mglru_folio_put, folio));
+	((struct mglru_case *)test->priv)->faulted = folio;
+	/* unmapping a young pte of a shmem folio would count an access */
+	((struct mglru_case *)test->priv)->fault_refs = folio_lru_refs(folio);
+	/* gone before the test thread's mm is, which happens after the case */
+	KUNIT_ASSERT_EQ(test, vm_munmap(addr, PAGE_SIZE), 0);
+
+	KUNIT_ASSERT_TRUE(test, folio_test_lru(folio));
+	mglru_root_lru_check(test, "after the fault");
+	return folio;
+}
+
+/*
+ * A new swap-backed folio lands in the second youngest generation, active
+ * or not, so where it lands cannot tell the fault's mark: its flags can.
+ * The fault counts as one access (PG_referenced, no LRU refs), taken while
+ * the page was mapped, and leaves it neither active nor in the working set.
+ */
+static void mglru_expect_faulted_once(struct kunit *test, struct folio *folio)
+{
+	struct lruvec *lruvec = folio_lruvec(folio);
+	int refs = ((struct mglru_case *)test->priv)->fault_refs;
+
+	KUNIT_EXPECT_EQ_MSG(test, refs, 1, "the fault counted %d accesses, not 1", refs);
+	KUNIT_EXPECT_FALSE(test, folio_test_active(folio));
+	KUNIT_EXPECT_FALSE(test, folio_test_workingset(folio));
+	KUNIT_EXPECT_EQ(test, folio_lru_gen(folio),
+			lru_gen_from_seq(READ_ONCE(lruvec->lrugen.max_seq) - 1));
+}
+
+static void mglru_test_fault_marks_anon_accessed(struct kunit *test)
+{
+	struct folio *folio = mglru_fault_in(test, MAP_PRIVATE);
+
+	KUNIT_EXPECT_TRUE(test, folio_test_anon(folio));
+	mglru_expect_faulted_once(test, folio);
+}
+
+/* A shmem folio, swap-backed as anon: the same. */
+static void mglru_test_fault_marks_shmem_accessed(struct kunit *test)
+{
+	struct folio *folio;
+
+	if (!IS_ENABLED(CONFIG_SHMEM))
+		kunit_skip(test, "no shmem (CONFIG_SHMEM): a shared mapping is ramfs");
+	folio = mglru_fault_in(test, MAP_SHARED);
+
+	KUNIT_EXPECT_FALSE(test, folio_test_anon(folio));
+	KUNIT_EXPECT_TRUE(test, folio_test_swapbacked(folio));
+	mglru_expect_faulted_once(test, folio);
+}
+
+/* how the case adds its file folios to the LRU */
+enum mglru_add_ctx {
+	MGLRU_ADD_FAULT,	/* in a page fault on a VMA with recency */
+	MGLRU_ADD_PLAIN,	/* outside a fault (read(), readahead) */
+	MGLRU_ADD_FAULT_MEMALLOC, /* in a fault, from memory reclaim */
+};
+
+/*
+ * Add @f to the LRU in @ctx, and expect each folio in the generation @age
+ * below max_seq (0: the youngest).
+ *
+ * A page cache folio has no fault that a case can take: that needs a file
+ * of a filesystem. The fault is the task's in_lru_fault flag, set and
+ * restored around the additions as lru_gen_enter_fault() and
+ * lru_gen_exit_fault() do for the faulting task.
+ */
+static void mglru_add_expect_age(struct kunit *test, struct mglru_folios *f,
+				 enum mglru_add_ctx ctx, int age, const char *what)
+{
+	struct lru_gen_folio *lrugen = &f->lruvec->lrugen;
+	unsigned int in_fault = current->in_lru_fault;
+	bool referenced = folio_test_referenced(f->folio[0]);
+	unsigned int noreclaim = 0;
+	unsigned long max_seq;
+	int i;
+
+	KUNIT_ASSERT_EQ_MSG(test, mglru_age_file(f->lruvec, MAX_NR_GENS, 1), MAX_NR_GENS,
+			    "the lruvec did not reach %d file generations", MAX_NR_GENS);
+	max_seq = READ_ONCE(lrugen->max_seq);
+	if (ctx == MGLRU_ADD_FAULT_MEMALLOC)
+		noreclaim = memalloc_noreclaim_save();
+	current->in_lru_fault = ctx != MGLRU_ADD_PLAIN;
+	mglru_folios_add(f);
+	current->in_lru_fault = in_fault;
+	if (ctx == MGLRU_ADD_FAULT_MEMALLOC)
+		memalloc_noreclaim_restore(noreclaim);
+	mglru_root_lru_check(test, "after the additions");
+
+	mglru_folios_in_gen(test, f, max_seq - age, what);
+	if (ctx == MGLRU_ADD_FAULT)
+		return;
+	for (i = 0; i < MGLRU_NR_FOLIOS; i++)
+		KUNIT_EXPECT_EQ_MSG(test, folio_test_referenced(f->folio[i]), referenced,
+				    "folio %d: %s: marked accessed", i, what);
+}
+
+static struct mglru_folios *mglru_file_folios(struct kunit *test)
+{
+	mglru_root_lru(test);
+	return mglru_folios_alloc(test, false, 0);
+}
+
+/* Readahead brought it in, the fault mapped it: second oldest. */
+static void mglru_test_fault_places_prefaulted(struct kunit *test)
+{
+	struct mglru_folios *f = mglru_file_folios(test);
+	int i;
+
+	mglru_add_expect_age(test, f, MGLRU_ADD_FAULT, MAX_NR_GENS - 2, "prefaulted");
+	for (i = 0; i < MGLRU_NR_FOLIOS; i++)
+		KUNIT_EXPECT_TRUE_MSG(test, folio_test_referenced(f->folio[i]),
+				      "folio %d: the fault did not mark it accessed", i);
+}
+
+/* It was evicted while in use and faulted back: the youngest. */
+static void mglru_test_fault_places_refaulted_workingset(struct kunit *test)
+{
+	struct mglru_folios *f = mglru_file_folios(test);
+	int i;
+
+	for (i = 0; i < MGLRU_NR_FOLIOS; i++)
+		folio_set_workingset(f->folio[i]);
+	mglru_add_expect_age(test, f, MGLRU_ADD_FAULT, 0, "refaulted workingset");
+}
+
+/*
+ * Read once before the fault mapped it (PG_referenced): the fault leaves
+ * its references alone and it lands second oldest, not promoted.
+ */
+static void mglru_test_fault_keeps_referenced_refs(struct kunit *test)
+{
+	struct mglru_folios *f = mglru_file_folios(test);
+	int i;
+
+	for (i = 0; i < MGLRU_NR_FOLIOS; i++)
+		folio_set_referenced(f->folio[i]);
+	mglru_add_expect_age(test, f, MGLRU_ADD_FAULT, MAX_NR_GENS - 2, "referenced, faulted");
+	for (i = 0; i < MGLRU_NR_FOLIOS; i++)
+		/* PG_referenced alone is one access */
+		KUNIT_EXPECT_EQ_MSG(test, folio_lru_refs(f->folio[i]), 1,
+				    "folio %d: the fault added a reference", i);
+}
+
+/* Added outside a fault (read(), readahead): the oldest, unmarked. */
+static void mglru_test_plain_add_places_oldest(struct kunit *test)
+{
+	mglru_add_expect_age(test, mglru_file_folios(test), MGLRU_ADD_PLAIN,
+			     MAX_NR_GENS - 1, "added outside a fault");
+}
+
+/* A fault taken from memory reclaim (PF_MEMALLOC) places as no fault. */
+static void mglru_test_fault_in_reclaim_places_oldest(struct kunit *test)
+{
+	mglru_add_expect_age(test, mglru_file_folios(test), MGLRU_ADD_FAULT_MEMALLOC,
+			     MAX_NR_GENS - 1, "faulted under PF_MEMALLOC");
+}
+
+static struct kunit_case mglru_place_test_cases[] = {
+	KUNIT_CASE(mglru_test_fault_marks_anon_accessed),
+	KUNIT_CASE(mglru_test_fault_marks_shmem_accessed),
+	KUNIT_CASE(mglru_test_fault_places_prefaulted),
+	KUNIT_CASE(mglru_test_fault_places_refaulted_workingset),
+	KUNIT_CASE(mglru_test_fault_keeps_referenced_refs),
+	KUNIT_CASE(mglru_test_plain_add_places_oldest),
+	KUNIT_CASE(mglru_test_fault_in_reclaim_places_oldest),
+	{}
+};
+
+static struct kunit_suite mglru_place_test_suite = {
+	.name = "mglru_place",
+	.test_cases = mglru_place_test_cases,
+};
+
+kunit_test_suite(mglru_place_test_suite);

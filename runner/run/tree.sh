@@ -8,11 +8,16 @@
 # usage: tree.sh kunit|guest
 #
 # Applied, in order:
-#   patches/hook/      always (unless the tree already has the hook);
-#   patches/<port>/    the kernel's port (kernels.txt; port-6.12 for KDIR
-#                      trees) to the kunit tree when it lacks
+#   patches/<port>/*.patch  the kernel's port (kernels.txt; port-6.12 for
+#                      KDIR trees) to the kunit tree when it lacks
 #                      lruvec_evictable_size(), and to the guest tree only
 #                      when VARIANT=port;
+#   the hook           to every tree that has the helpers, unless it already
+#                      has the hook: patches/hook/, or patches/<port>/hook/
+#                      where the port was applied or has no other patches
+#                      (port-7.2: the hook rebased onto 7.2). A tree without
+#                      the helpers (a 6.12 guest) cannot build the KUnit
+#                      suite and gets no hook;
 #   patches/variants/$VARIANT/ to the guest tree: a validation kernel;
 #   lib/tests/ and tools/testing/selftests/mm/mglru/ copied over, and
 #   mm/mglru added to the kselftest TARGETS;
@@ -68,15 +73,23 @@ apply()
 	done
 }
 
-grep -q CONFIG_MGLRU_KUNIT_TEST mm/vmscan.c || apply "$SUITE_ROOT"/patches/hook/*.patch
+port_dir=$SUITE_ROOT/patches/$port
+hook=$SUITE_ROOT/patches/hook
 if [ "$role" = kunit ] || [ "${VARIANT:-}" = port ]; then
 	if ! grep -q 'lruvec_evictable_size(' mm/vmscan.c; then
-		if [ "$port" = - ] || [ ! -d "$SUITE_ROOT/patches/$port" ]; then
+		if [ "$port" = - ] || ! compgen -G "$port_dir/*.patch" >/dev/null; then
 			die "$src lacks lruvec_evictable_size() and $(tree_name) has no port"
 		fi
-		apply "$SUITE_ROOT/patches/$port"/*.patch
-		port_tests=$SUITE_ROOT/patches/$port/tests
+		apply "$port_dir"/*.patch
+		port_tests=$port_dir/tests
+		[ -d "$port_dir/hook" ] && hook=$port_dir/hook
 	fi
+fi
+if [ "$port" != - ] && [ -d "$port_dir/hook" ] && ! compgen -G "$port_dir/*.patch" >/dev/null; then
+	hook=$port_dir/hook
+fi
+if grep -q 'lruvec_evictable_size(' mm/vmscan.c; then
+	grep -q CONFIG_MGLRU_KUNIT_TEST mm/vmscan.c || apply "$hook"/*.patch
 fi
 if [ "$role" = guest ] && [ -n "${VARIANT:-}" ] && [ "$VARIANT" != default ] &&
    [ "$VARIANT" != port ]; then

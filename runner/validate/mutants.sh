@@ -41,7 +41,8 @@ baseline=$("$cases" "$LOGDIR/baseline/kunit-um.json" 2>/dev/null | awk '$2 == "P
 note "baseline: $(echo "$baseline" | wc -l) cases pass$("$cases" "$LOGDIR/baseline/kunit-um.json" |
 	awk '$2 != "PASS" { printf ", %s %s", $1, $2 }')"
 
-port=$(sed -n 's|^applied=.*patches/\(port-[^/ ]*\)/.*|\1|p' "$tree/.mglru-suite")
+# the port whose helpers the tree got (its own patches, not its hook)
+port=$(sed -n 's|^applied=.*patches/\(port-[^/ ]*\)/[^/ ]*\.patch.*|\1|p' "$tree/.mglru-suite")
 set=$SUITE_ROOT/patches/mutants/${port:-upstream}
 [ -d "$set" ] || die "no mutants for this tree: $set missing"
 note "mutants: ${set#"$SUITE_ROOT"/}"
