@@ -1,21 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit tests for multi-gen LRU reclaim, in three suites:
+ * KUnit tests for multi-gen LRU reclaim.
  *
- * - mglru: the helpers that size, pace and steer reclaim:
- *   lruvec_evictable_size(), lru_gen_scan_budget() and the proportional
- *   protection it applies, should_run_aging(), get_type_to_scan() and
- *   lru_gen_folio_seq(), on a lruvec of the case's own that belongs to no
- *   node and no memcg, and get_nr_to_scan()'s anon-only check on the root
- *   memcg's lruvec, which it only reads;
- *
- * - mglru_evict: what eviction does with real folios;
- *
- * - mglru_place: where a folio added in a page fault lands.
- *
- * The functions are static and take struct scan_control, which only
- * mm/vmscan.c defines: mm/vmscan.c includes this file at its end when
- * CONFIG_MGLRU_KUNIT_TEST is set.
+ * The functions under test are static, and most take struct scan_control,
+ * which only mm/vmscan.c defines: mm/vmscan.c includes this file at its
+ * end when CONFIG_MGLRU_KUNIT_TEST is set. Each suite's section says what
+ * it tests and on what.
  */
 
 #include <kunit/static_stub.h>
@@ -23,6 +13,15 @@
 #include <linux/blkdev.h>
 #include <linux/mman.h>
 #include <linux/pagewalk.h>
+
+/*
+ * mglru: the helpers that size, pace and steer reclaim:
+ * lruvec_evictable_size(), lru_gen_scan_budget() and the proportional
+ * protection it applies, should_run_aging(), get_type_to_scan() and
+ * lru_gen_folio_seq(), on a lruvec of the case's own that belongs to no
+ * node and no memcg, and get_nr_to_scan()'s anon-only check on the root
+ * memcg's lruvec, which it only reads.
+ */
 
 /* a page count placed in one generation, type and zone of the lruvec */
 struct mglru_pages {

@@ -4,20 +4,23 @@
 # Write the suite as a `git format-patch` series against the default kernel
 # tree (Debian's 7.3), with a cover letter, ready to be posted to linux-mm:
 #
-#   1-3. mm/mglru: a KUnit suite each, the first with the hook that
-#      includes lib/tests/mglru_kunit.c in mm/vmscan.c
-#      (CONFIG_MGLRU_KUNIT_TEST), which includes the other two;
-#   4-5. selftests/mm: the kselftests' library, in two (no program built
+#   1. mm/vmscan: the scan budget's arithmetic apart from the memcg lookups
+#      (patches/hook/0001, with its own message);
+#   2-4. mm/mglru: a KUnit suite each, in lib/tests/mglru_kunit.c, the
+#      first with the rest of the hook (patches/hook/0002), which includes
+#      that file at the end of mm/vmscan.c (CONFIG_MGLRU_KUNIT_TEST); the
+#      next two append their suite to it;
+#   5-6. selftests/mm: the kselftests' library, in two (no program built
 #      yet), and mm/mglru in the kselftest TARGETS;
-#   6-9. selftests/mm/mglru: a kselftest program each, with its Makefile line;
-#   10. docs/mm: what the tests check and need, in the MGLRU design document.
+#   7-10. selftests/mm/mglru: a kselftest program each, with its Makefile line;
+#   11. docs/mm: what the tests check and need, in the MGLRU design document.
 #
 # Beside it, in OUTDIR/rfc-<variant>/, each fix the suite proposes
 # (RFC_VARIANTS: a validation kernel of patches/variants/ whose patches
 # are for upstream, not INJECTED) as an "[RFC PATCH]" against the same
 # baseline, addressed to whom get_maintainer.pl names for it.
 #
-# Patches 1-4 add their files to the MGLRU entry of MAINTAINERS. Each
+# Patches 2 and 5 add their files to the MGLRU entry of MAINTAINERS. Each
 # patch is addressed to whom scripts/get_maintainer.pl names for it (and
 # the KUnit patch also to KUnit's lists), the cover letter to them all,
 # and the cover letter ends with the base commit, the baseline's.
@@ -187,6 +190,50 @@ commit()
 	fi
 }
 
+# commit_patch PATCH: apply PATCH and commit it with its own message
+commit_patch()
+{
+	local info msg subject
+
+	info=$(mktemp) msg=$(mktemp)
+	git mailinfo "$msg" /dev/null <"$1" >"$info" ||
+		die "series.sh: cannot read the message of ${1##*/}"
+	subject=$(sed -n 's/^Subject: //p' "$info")
+	{ echo "$subject"; echo; cat "$msg"; } >"$info"
+	git apply "$1" || die "series.sh: ${1##*/} does not apply"
+	if ! git add -A || ! git commit -q -F "$info"; then
+		die "series.sh: cannot commit ${1##*/}"
+	fi
+	rm -f "$info" "$msg"
+}
+
+# The headers each KUnit suite of lib/tests/mglru_kunit.c adds to those of
+# the suites before it, and the line that opens its section.
+KUNIT_SUITES=(mglru mglru_evict mglru_place)
+KUNIT_HEADERS=('' 'kunit/static_stub.h linux/blkdev.h' 'linux/mman.h linux/pagewalk.h')
+
+# kunit_upto N: lib/tests/mglru_kunit.c with its first N suites, and only
+# their headers
+kunit_upto()
+{
+	local k=$SUITE_ROOT/lib/tests/mglru_kunit.c i h drop=()
+
+	for ((i = $1; i < ${#KUNIT_SUITES[@]}; i++)); do
+		for h in ${KUNIT_HEADERS[i]}; do
+			drop+=(-e "\\|^#include <$h>\$|d")
+		done
+	done
+	awk -v next_suite="${KUNIT_SUITES[$1]:-}" '
+		next_suite != "" && index($0, " * " next_suite ": ") == 1 { exit }
+		{ lines[++n] = $0 }
+		END {
+			# without the comment opener and the blank lines before it
+			if (next_suite != "") n--
+			while (n > 0 && lines[n] == "") n--
+			for (i = 1; i <= n; i++) print lines[i]
+		}' "$k" | sed "${drop[@]:-s/^//}"
+}
+
 # recipients PATCH: whom scripts/get_maintainer.pl names for PATCH, one a
 # line, and for a patch that adds KUnit tests the lists of KUnit's own
 # MAINTAINERS entry, which no file of the patch is in. A fixed hash seed
@@ -248,22 +295,21 @@ series()
 	grep -q 'lruvec_evictable_size(' mm/vmscan.c ||
 		die "series.sh: $src lacks lruvec_evictable_size(): the series is for 7.2 and later"
 
-	git apply "$SUITE_ROOT"/patches/hook/*.patch ||
-		die "series.sh: patches/hook does not apply to $src"
+	local hook=("$SUITE_ROOT"/patches/hook/*.patch)
+	[ ${#hook[@]} = 2 ] || die "series.sh: patches/hook/ should hold the refactor and the hook"
+	commit_patch "${hook[0]}"
 	# a patch per KUnit suite: the first with the hook, then each suite
-	# that the first includes, with its include line
-	local k=$SUITE_ROOT/lib/tests/mglru_kunit.c
+	# appended to the file
+	local k=$SUITE_ROOT/lib/tests/mglru_kunit.c i
+	git apply "${hook[1]}" || die "series.sh: ${hook[1]##*/} does not apply to $src"
 	mkdir -p lib/tests
-	sed '/^\/\* suites on real folios/,$d' "$k" | sed '$d' >lib/tests/mglru_kunit.c
-	maintainers_add lib/tests/mglru_kunit.c
-	commit 01-kunit.txt
-	cp "$SUITE_ROOT/lib/tests/mglru_evict_kunit.c" lib/tests/ || exit 1
-	sed '/^#include "mglru_evict_kunit.c"$/q' "$k" >lib/tests/mglru_kunit.c
-	maintainers_add lib/tests/mglru_evict_kunit.c
-	commit 02-kunit-evict.txt
-	cp "$SUITE_ROOT/lib/tests/mglru_place_kunit.c" "$k" lib/tests/ || exit 1
-	maintainers_add lib/tests/mglru_place_kunit.c
-	commit 03-kunit-place.txt
+	for i in 1 2 3; do
+		kunit_upto "$i" >lib/tests/mglru_kunit.c || exit 1
+		[ "$i" != 1 ] || maintainers_add lib/tests/mglru_kunit.c
+		commit "$(printf '%02d-%s.txt' "$i" "$(echo "${KUNIT_SUITES[i - 1]}" | sed 's/^mglru/kunit/; s/_/-/g')")"
+	done
+	cmp -s "$k" lib/tests/mglru_kunit.c ||
+		die "series.sh: the series' lib/tests/mglru_kunit.c is not the suite's"
 
 	# the kselftests: the harness in two patches, then a patch a program,
 	# each with its Makefile line
