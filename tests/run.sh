@@ -29,7 +29,7 @@ check static tests/static.sh "$(tree_dir kunit)"
 check docs runner/export/doc_tables.py --check
 # the checks that are one script of tests/ each, named after it
 for t in summary compare kcidb matrix tree-refresh runner-input guest-image guest-reaping emulator locks \
-	 hook-applies series series-build selftests-build ktap-parses lava \
+	 hook-applies budget-equivalence series series-build selftests-build ktap-parses lava \
 	 new-kselftest bisect; do
 	check "$t" "tests/$t.sh"
 done

@@ -131,6 +131,7 @@ adding()
 }
 
 # suites PATCH: the KUnit suites PATCH registers
+# shellcheck disable=SC2317 # (called through expect_rc)
 suites()
 {
 	sed -n 's/^[+]kunit_test_suite(\(.*\));$/\1/p' "$1"
@@ -144,13 +145,13 @@ split()
 {
 	local f p n s ret=0
 
-	for s in $(sed -n 's/^kunit_test_suite(\(.*\));$/\1/p' lib/tests/mglru_kunit.c); do
+	while read -r s; do
 		n=0
 		for p in "${patches[@]}"; do
 			suites "$p" | grep -qxF "$s" && n=$((n + 1))
 		done
 		[ "$n" -eq 1 ] || { echo "$s: registered by $n patches"; ret=1; }
-	done
+	done < <(sed -n 's/^kunit_test_suite(\(.*\));$/\1/p' lib/tests/mglru_kunit.c)
 	for p in "${patches[@]}"; do
 		[ "$(suites "$p" | wc -l)" -le 1 ] || { echo "${p##*/}: more than one suite"; ret=1; }
 	done
