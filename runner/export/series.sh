@@ -7,9 +7,9 @@
 #   1. mm/vmscan: the scan budget's arithmetic apart from the memcg lookups
 #      (patches/hook/0001, with its own message);
 #   2-4. mm/mglru: a KUnit suite each, in lib/tests/mglru_kunit.c, the
-#      first with the rest of the hook (patches/hook/0002), which includes
-#      that file at the end of mm/vmscan.c (CONFIG_MGLRU_KUNIT_TEST); the
-#      next two append their suite to it;
+#      first with patches/hook/0002, which includes that file at the end of
+#      mm/vmscan.c (CONFIG_MGLRU_KUNIT_TEST), the second with the static
+#      stubs of patches/hook/0003; the next two append their suite to it;
 #   5-6. selftests/mm: the kselftests' library, in two (no program built
 #      yet), and mm/mglru in the kselftest TARGETS;
 #   7-10. selftests/mm/mglru: a kselftest program each, with its Makefile line;
@@ -296,14 +296,17 @@ series()
 		die "series.sh: $src lacks lruvec_evictable_size(): the series is for 7.2 and later"
 
 	local hook=("$SUITE_ROOT"/patches/hook/*.patch)
-	[ ${#hook[@]} = 2 ] || die "series.sh: patches/hook/ should hold the refactor and the hook"
+	[ ${#hook[@]} = 3 ] ||
+		die "series.sh: patches/hook/ should hold the refactor, the include and the stubs"
 	commit_patch "${hook[0]}"
-	# a patch per KUnit suite: the first with the hook, then each suite
-	# appended to the file
+	# a patch per KUnit suite, each appended to the file: the first with
+	# the include, the second with the static stubs it uses
 	local k=$SUITE_ROOT/lib/tests/mglru_kunit.c i
-	git apply "${hook[1]}" || die "series.sh: ${hook[1]##*/} does not apply to $src"
 	mkdir -p lib/tests
 	for i in 1 2 3; do
+		if [ "$i" -le 2 ]; then
+			git apply "${hook[i]}" || die "series.sh: ${hook[i]##*/} does not apply to $src"
+		fi
 		kunit_upto "$i" >lib/tests/mglru_kunit.c || exit 1
 		[ "$i" != 1 ] || maintainers_add lib/tests/mglru_kunit.c
 		commit "$(printf '%02d-%s.txt' "$i" "$(echo "${KUNIT_SUITES[i - 1]}" | sed 's/^mglru/kunit/; s/_/-/g')")"
