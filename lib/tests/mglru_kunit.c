@@ -361,8 +361,7 @@ static bool mglru_warn_once_counts(struct kunit *test)
  * SWAPPINESS_ANON_ONLY reaches it from anywhere else, and sizes no pass
  * when anon cannot be reclaimed. The lruvec is the root memcg's, which the
  * helper reads and does not change. The warning is suppressed, so the
- * kernel is not tainted. (mglru_evict's budget_anon_only_without_swap
- * checks the budget with anon folios on the lruvec.)
+ * kernel is not tainted.
  */
 static void mglru_test_budget_anon_only_warns_outside_proactive(struct kunit *test)
 {
@@ -717,8 +716,8 @@ static unsigned long mglru_case_lru_pages(struct mglru_case *c)
 /*
  * The root memcg's LRU must hold only the case's folios: skip @when it
  * holds others, which the case would then age or evict, and whose reclaim
- * would void its verdict. A case that has already failed goes on failing:
- * a skip would hide its failure.
+ * would void its verdict. A case that has already failed stops, failed: a
+ * skip would hide its failure.
  */
 static void mglru_root_lru_check(struct kunit *test, const char *when)
 {
@@ -727,12 +726,12 @@ static void mglru_root_lru_check(struct kunit *test, const char *when)
 
 	if (all <= mine)
 		return;
-	if (test->status == KUNIT_FAILURE)
-		kunit_info(test, "%s, the root memcg's LRU holds %lu pages not of this case",
-			   when, all - mine);
-	else
-		kunit_skip(test, "%s, the root memcg's LRU holds %lu pages not of this case",
-			   when, all - mine);
+	/* a failed case stops here, failed, rather than touch them */
+	KUNIT_ASSERT_NE_MSG(test, test->status, KUNIT_FAILURE,
+			    "%s, the root memcg's LRU holds %lu pages not of this case",
+			    when, all - mine);
+	kunit_skip(test, "%s, the root memcg's LRU holds %lu pages not of this case",
+		   when, all - mine);
 }
 
 /*
@@ -783,8 +782,10 @@ static void mglru_folios_put(void *arg)
 			if (test)
 				KUNIT_FAIL(test, "folio %d holds %d references at the end",
 					   i, refs);
-			if (folio_isolate_lru(f->folio[i]))
+			if (folio_isolate_lru(f->folio[i])) {
+				folio_clear_active(f->folio[i]);
 				folio_put(f->folio[i]);
+			}
 		}
 		folio_put(f->folio[i]);
 	}
@@ -1175,9 +1176,9 @@ static void mglru_test_evict_leaves_flushers_when_some_clean(struct kunit *test)
 {
 	struct scan_control sc = {};
 	struct mglru_folios *f = mglru_folios_init(test, MGLRU_NR_FOLIOS / 2);
-	struct blk_plug_cb *cb;
 	struct blk_plug plug;
 	int flushes = 0, seen;
+	bool plugged;
 	int i;
 
 	KUNIT_EXPECT_EQ_MSG(test, mglru_shrink_flushes(test, f, &sc), 0,
@@ -1191,12 +1192,12 @@ static void mglru_test_evict_leaves_flushers_when_some_clean(struct kunit *test)
 
 	/* the control: a wakeup flushes the plug */
 	blk_start_plug(&plug);
-	cb = blk_check_plugged(mglru_plug_flushed, &flushes, sizeof(struct blk_plug_cb));
-	if (cb)
+	plugged = blk_check_plugged(mglru_plug_flushed, &flushes, sizeof(struct blk_plug_cb));
+	if (plugged)
 		wakeup_flusher_threads(WB_REASON_VMSCAN);
 	seen = flushes;
 	blk_finish_plug(&plug);
-	KUNIT_EXPECT_NOT_NULL(test, cb);
+	KUNIT_EXPECT_TRUE(test, plugged);
 	KUNIT_EXPECT_EQ_MSG(test, seen, 1, "a wakeup of the flushers did not flush the plug");
 }
 
@@ -1213,12 +1214,9 @@ static bool mglru_aging_loses(struct lruvec *lruvec, unsigned long seq,
 	struct kunit *test = kunit_get_current_test();
 	struct mglru_lost_aging *lost = ((struct mglru_case *)test->priv)->lost;
 
-	if (lost->attempts++ == 0 && lost->other_ages) {
-		/* the other reclaimer's step, from the same max_seq */
-		kunit_deactivate_static_stub(test, try_to_inc_max_seq);
-		KUNIT_EXPECT_TRUE(test, try_to_inc_max_seq(lruvec, seq, swappiness, force_scan));
-		kunit_activate_static_stub(test, try_to_inc_max_seq, mglru_aging_loses);
-	}
+	/* the other reclaimer's step, from the same max_seq */
+	if (lost->attempts++ == 0 && lost->other_ages)
+		KUNIT_EXPECT_TRUE(test, inc_max_seq(lruvec, seq, swappiness));
 	return false;
 }
 
