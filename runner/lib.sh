@@ -32,6 +32,22 @@ kernel_port()
 	tables kernel-field "$1" port
 }
 
+# hook_dir PORT PORTED: the folder of the KUnit hook's patches, relative to
+# the suite: the port's own hook (patches/PORT/hook/) where the tree got
+# the port's helpers (PORTED 1) or where the port is nothing but a hook
+# (port-7.2), else patches/hook/
+hook_dir()
+{
+	local d=patches/$1
+
+	if [ "$1" != - ] && [ -d "$SUITE_ROOT/$d/hook" ] &&
+	   { [ "$2" = 1 ] || ! compgen -G "$SUITE_ROOT/$d/*.patch" >/dev/null; }; then
+		echo "$d/hook"
+	else
+		echo patches/hook
+	fi
+}
+
 KERNEL=${KERNEL:-$(tables kernels | head -n 1)}
 
 die()

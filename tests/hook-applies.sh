@@ -22,12 +22,10 @@ for k in $(kernel_names); do
 	# port's own, if it has one), then the port's patches to the copied
 	# suites
 	patches=()
-	hook=patches/hook
-	if [ "$port" != - ]; then
-		compgen -G "patches/$port/*.patch" >/dev/null && patches+=(patches/"$port"/*.patch)
-		[ -d "patches/$port/hook" ] && hook=patches/$port/hook
+	if [ "$port" != - ] && compgen -G "patches/$port/*.patch" >/dev/null; then
+		patches+=(patches/"$port"/*.patch)
 	fi
-	patches+=("$hook"/*.patch)
+	patches+=("$(hook_dir "$port" 1)"/*.patch)
 	tests=()
 	[ "$port" != - ] && [ -d "patches/$port/tests" ] && tests=(patches/"$port"/tests/*.patch)
 	for tool in "patch -p1 --forward --quiet" "git apply"; do

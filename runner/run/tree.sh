@@ -74,7 +74,7 @@ apply()
 }
 
 port_dir=$SUITE_ROOT/patches/$port
-hook=$SUITE_ROOT/patches/hook
+ported=0
 if [ "$role" = kunit ] || [ "${VARIANT:-}" = port ]; then
 	if ! grep -q 'lruvec_evictable_size(' mm/vmscan.c; then
 		if [ "$port" = - ] || ! compgen -G "$port_dir/*.patch" >/dev/null; then
@@ -82,14 +82,12 @@ if [ "$role" = kunit ] || [ "${VARIANT:-}" = port ]; then
 		fi
 		apply "$port_dir"/*.patch
 		port_tests=$port_dir/tests
-		[ -d "$port_dir/hook" ] && hook=$port_dir/hook
+		ported=1
 	fi
 fi
-if [ "$port" != - ] && [ -d "$port_dir/hook" ] && ! compgen -G "$port_dir/*.patch" >/dev/null; then
-	hook=$port_dir/hook
-fi
 if grep -q 'lruvec_evictable_size(' mm/vmscan.c; then
-	grep -q CONFIG_MGLRU_KUNIT_TEST mm/vmscan.c || apply "$hook"/*.patch
+	grep -q CONFIG_MGLRU_KUNIT_TEST mm/vmscan.c ||
+		apply "$SUITE_ROOT/$(hook_dir "$port" "$ported")"/*.patch
 fi
 if [ "$role" = guest ] && [ -n "${VARIANT:-}" ] && [ "$VARIANT" != default ] &&
    [ "$VARIANT" != port ]; then
