@@ -27,7 +27,7 @@ checkpatch()
 # (mutants are broken on purpose and are not submitted anywhere). The
 # Debian trees have no git history, so the upstream commits a message
 # names (Fixes:, "commit <id>") are unknown to them, as in tests/series.sh.
-for p in patches/hook/*.patch patches/port-*/hook/*.patch patches/port-6.12/*.patch patches/port-6.12/tests/*.patch \
+for p in patches/hook/*.patch patches/port-*/hook/*.patch patches/port-6.12/*.patch patches/port-*/tests/*.patch \
 	 patches/variants/*/*.patch; do
 	checkpatch --strict -q --ignore UNKNOWN_COMMIT_ID "$top/$p" ||
 		{ echo "checkpatch: $p"; rc=1; }

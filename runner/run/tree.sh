@@ -21,8 +21,9 @@
 #   patches/variants/$VARIANT/ to the guest tree: a validation kernel;
 #   lib/tests/ and tools/testing/selftests/mm/mglru/ copied over, and
 #   mm/mglru added to the kselftest TARGETS;
-#   patches/<port>/tests/ to the copied suites, where the port was applied:
-#                      what of the suites the older kernel can build.
+#   patches/<port>/tests/ to the copied suites, where the port was applied
+#                      or is only a hook (port-7.2): what of the suites the
+#                      older kernel can build.
 #
 # The copy is refreshed from a staging copy by refresh_tree (lib.sh): files
 # whose content did not change keep their timestamps, so a warm rebuild is
@@ -88,6 +89,11 @@ fi
 if grep -q 'lruvec_evictable_size(' mm/vmscan.c; then
 	grep -q CONFIG_MGLRU_KUNIT_TEST mm/vmscan.c ||
 		apply "$SUITE_ROOT/$(hook_dir "$port" "$ported")"/*.patch
+	# a port that is only a hook (no helper patches of its own) has the
+	# tests cut for its kernel too
+	if [ "$port" != - ] && ! compgen -G "$port_dir/*.patch" >/dev/null; then
+		port_tests=$port_dir/tests
+	fi
 fi
 if [ "$role" = guest ] && [ -n "${VARIANT:-}" ] && [ "$VARIANT" != default ] &&
    [ "$VARIANT" != port ]; then
