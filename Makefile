@@ -34,6 +34,10 @@
 #   VARIANT=port      the guest kernel with the kernel's helper port applied, or
 #                     a validation kernel of patches/variants/
 #   MATRIX_ROWS="t"   `make matrix`: only these rows of expectations/matrix.txt
+#   SAMPLE, LIMIT,    `make mutation`: how many of the rest join the census
+#   WORKERS,          (300), stop after N mutants (a rerun goes on), mutants
+#   MUTATION_IDS      at a time (2), only these ids; OUT=<dir> the report
+#                     tables (doc/kunit.rst, "Mutation score")
 #   KILLS=N           `make selftest-check`: the first N kill times per test
 #   BOOTS, FLIPS,     `make emulator-stress`: BOOTS boots (20), each switching
 #   MITIGATION        MGLRU off and on FLIPS times (1000) under load; MITIGATION
@@ -58,11 +62,11 @@
 
 JOBS ?= $(shell nproc)
 export KERNEL KDIR EXPECT GUEST ARCH ACCEL JOBS MEM CPUS HZ TESTS REPEAT LRU_MODE KUNIT_ARCH KUNIT_SANITIZE VARIANT CACHE \
-	RESULTS MATRIX_ROWS KILLS BOOTS FLIPS MITIGATION PROVOKE_FLIPS TCG_THREAD
+	RESULTS MATRIX_ROWS SAMPLE LIMIT MUTATION_IDS MUTATION_WORK WORKERS OUT KILLS BOOTS FLIPS MITIGATION PROVOKE_FLIPS TCG_THREAD
 export LAVA_JOBS_DIR LAVA_KERNEL_URL LAVA_ROOTFS_URL LAVA_MODULES_URL \
 	LAVA_TESTDEF_REPO LAVA_TESTDEF_REVISION LAVA_KSELFTEST_DIR LAVA_COMPARE
 
-.PHONY: all kunit kselftest vm-shell selftest-check emulator-stress matrix mutants kunit-guest compare deps check \
+.PHONY: all kunit kselftest vm-shell selftest-check emulator-stress matrix mutants mutation coverage kunit-guest compare deps check \
 	list kernels clean lava-jobs lava-local kcidb series bisect-demo docs
 
 all:
@@ -88,6 +92,12 @@ matrix:
 
 mutants:
 	@runner/validate/mutants.sh
+
+mutation:
+	@runner/validate/mutation.sh
+
+coverage:
+	@runner/validate/coverage.sh
 
 kunit-guest:
 	@runner/validate/kunit-guest.sh

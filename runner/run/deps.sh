@@ -6,7 +6,7 @@
 # host's filesystem) and virtme-ng in a project venv. Installs only what is
 # missing, so a warm rerun costs a few dpkg queries.
 #
-# usage: deps.sh [kunit|check|guest|lava|all]
+# usage: deps.sh [kunit|mutation|check|guest|lava|all]
 
 . "$(dirname "$0")/../lib.sh"
 
@@ -27,11 +27,12 @@ pkgs_lava="lava-dispatcher git mmdebstrap python3-jinja2 qemu-utils
 
 case $what in
 kunit) pkgs="$pkgs_kunit" ;;
+mutation) pkgs="$pkgs_kunit python3-venv" ;;
 check) pkgs="$pkgs_kunit shellcheck python3-docutils lava-common $pkgs_lava" ;;
 guest) pkgs="$pkgs_kunit $pkgs_guest" ;;
 lava) pkgs="$pkgs_guest $pkgs_lava" ;;
 all) pkgs="$pkgs_kunit $pkgs_guest shellcheck python3-docutils lava-common $pkgs_lava" ;;
-*) die "deps.sh: unknown set '$what' (kunit, check, guest, lava or all)" ;;
+*) die "deps.sh: unknown set '$what' (kunit, mutation, check, guest, lava or all)" ;;
 esac
 pkgs="$pkgs ${EXTRA_PKGS:-}"
 
