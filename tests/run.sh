@@ -44,6 +44,7 @@ fi
 check kunit-sanitize env KUNIT_SANITIZE=1 runner/run/suite.sh kunit
 check w1-vmscan tests/w1.sh
 check mutants runner/validate/mutants.sh
+check mutation tests/mutation.sh
 # one kill time per test here (8 kills); make selftest-check runs them all.
 # On Debian's image, the default guest, with TCG single-threaded: with
 # the default threads about one boot in ten dies of the emulator's "Oops:

@@ -481,15 +481,28 @@ static void mglru_test_should_run_aging(struct kunit *test)
  *
  * Swappiness 0 and 1 scan file and MAX_SWAPPINESS and above anon, whatever
  * the refault history says; in between, the history of each type's
- * refaults decides. A lruvec with no history scans file; one whose file
- * folios refaulted and anon ones did not scans anon.
+ * refaults decides, over all tiers, each type's weighed by its share of
+ * swappiness. A lruvec with no history scans file; one whose file folios
+ * refaulted and anon ones did not scans anon; with the same refault rate
+ * in both, swappiness above 100 scans anon and below it file; where one
+ * type refaults far more often than the other, the other.
  */
 struct mglru_type_case {
 	const char *name;
 	int swappiness;
 	bool file_refaulted;
 	int expected;
+	/* else each type's refaults and evictions, in one tier */
+	int tier;
+	unsigned long refaulted[ANON_AND_FILE];
+	unsigned long total[ANON_AND_FILE];
 };
+
+#define MGLRU_TYPE_HISTORY(_name, _swappiness, _tier, _anon_ref, _anon_total,	\
+			   _file_ref, _file_total, _expected)			\
+	{ .name = _name, .swappiness = _swappiness, .tier = _tier,		\
+	  .refaulted = { _anon_ref, _file_ref },				\
+	  .total = { _anon_total, _file_total }, .expected = _expected }
 
 static const struct mglru_type_case mglru_type_cases[] = {
 	{ "swappiness_0_scans_file", 0, true, LRU_GEN_FILE },
@@ -501,6 +514,14 @@ static const struct mglru_type_case mglru_type_cases[] = {
 	  LRU_GEN_FILE },
 	{ "swappiness_200_scans_anon_without_refaults", MAX_SWAPPINESS, false, LRU_GEN_ANON },
 	{ "anon_only_scans_anon", SWAPPINESS_ANON_ONLY, false, LRU_GEN_ANON },
+	MGLRU_TYPE_HISTORY("swappiness_150_same_rates_scans_anon", 150, 2,
+			   1000, 2000, 1000, 2000, LRU_GEN_ANON),
+	MGLRU_TYPE_HISTORY("swappiness_50_same_rates_scans_file", 50, 2,
+			   1000, 2000, 1000, 2000, LRU_GEN_FILE),
+	MGLRU_TYPE_HISTORY("anon_refaulting_more_in_the_top_tier_scans_file", 100,
+			   MAX_NR_TIERS - 1, 60000, 65536, 2000, 65536, LRU_GEN_FILE),
+	MGLRU_TYPE_HISTORY("file_refaulting_more_in_the_top_tier_scans_anon", 100,
+			   MAX_NR_TIERS - 1, 2000, 65536, 60000, 65536, LRU_GEN_ANON),
 };
 
 KUNIT_ARRAY_PARAM_DESC(mglru_type, mglru_type_cases, name);
@@ -510,11 +531,16 @@ static void mglru_test_type_to_scan(struct kunit *test)
 	const struct mglru_type_case *c = test->param_value;
 	struct mglru_state state = { .min_seq = { 4, 4 }, .max_seq = 7 };
 	struct lruvec *lruvec = mglru_lruvec_alloc(test, &state);
+	int type;
 
 	if (c->file_refaulted) {
 		/* far more file refaults than evictions: tier 0, summed with the rest */
 		lruvec->lrugen.avg_refaulted[LRU_GEN_FILE][0] = 1UL << 16;
 		lruvec->lrugen.avg_total[LRU_GEN_FILE][0] = 1;
+	}
+	for (type = 0; type < ANON_AND_FILE; type++) {
+		lruvec->lrugen.avg_refaulted[type][c->tier] += c->refaulted[type];
+		lruvec->lrugen.avg_total[type][c->tier] += c->total[type];
 	}
 
 	KUNIT_EXPECT_EQ(test, get_type_to_scan(lruvec, c->swappiness), c->expected);
@@ -683,8 +709,41 @@ struct mglru_case {
 	int nr_sets;
 	struct folio *faulted;
 	int fault_refs;		/* folio_lru_refs() of @faulted, still mapped */
+	unsigned long lazy_addr;	/* see mglru_lazyfree() */
+	int nr_lazy;
 	struct mglru_lost_aging *lost;
 };
+
+/*
+ * The pages of the case's lazily freed mapping (mglru_lazyfree()) still on
+ * the LRU: the case holds no reference to them, its page tables do.
+ */
+static unsigned long mglru_lazy_lru_pages(struct mglru_case *c)
+{
+	struct vm_area_struct *vma;
+	unsigned long pages = 0;
+	struct folio_walk fw;
+	struct folio *folio;
+	int i;
+
+	if (!c->nr_lazy || !current->mm)
+		return 0;
+	mmap_read_lock(current->mm);
+	for (i = 0; i < c->nr_lazy; i++) {
+		unsigned long addr = c->lazy_addr + i * PAGE_SIZE;
+
+		vma = vma_lookup(current->mm, addr);
+		folio = vma ? folio_walk_start(&fw, vma, addr, 0) : NULL;
+		if (!folio)
+			continue;
+		/* one page of the mapping, whatever the folio's size */
+		if (folio_test_lru(folio))
+			pages++;
+		folio_walk_end(&fw, vma);
+	}
+	mmap_read_unlock(current->mm);
+	return pages;
+}
 
 /* The pages on the root memcg's LRU of every node. */
 static unsigned long mglru_root_lru_pages(void)
@@ -710,7 +769,7 @@ static unsigned long mglru_case_lru_pages(struct mglru_case *c)
 				pages += folio_nr_pages(c->sets[i]->folio[j]);
 	if (c->faulted && folio_test_lru(c->faulted))
 		pages += folio_nr_pages(c->faulted);
-	return pages;
+	return pages + mglru_lazy_lru_pages(c);
 }
 
 /*
@@ -775,6 +834,8 @@ static void mglru_folios_put(void *arg)
 			folio_clear_active(f->folio[i]);
 		folio_clear_dirty(f->folio[i]);
 		folio_clear_reclaim(f->folio[i]);
+		/* set by the case without mlock's count: freed, it would drop it */
+		folio_clear_mlocked(f->folio[i]);
 		if (folio_test_writeback(f->folio[i]))
 			folio_end_writeback(f->folio[i]);
 		refs = folio_ref_count(f->folio[i]);
@@ -789,6 +850,17 @@ static void mglru_folios_put(void *arg)
 		}
 		folio_put(f->folio[i]);
 	}
+}
+
+/*
+ * The root memcg's count of @item on @lruvec's node, every pending update
+ * flushed: reclaim's events (PGSTEAL_*, PGROTATE_*) as memory.stat shows
+ * them.
+ */
+static unsigned long mglru_stat(struct lruvec *lruvec, enum node_stat_item item)
+{
+	css_rstat_flush(&root_mem_cgroup->css);
+	return lruvec_page_state(lruvec, item);
 }
 
 /* One aging step of @lruvec, as reclaim takes it. */
@@ -828,7 +900,8 @@ static void mglru_drop_empty_gens(struct lruvec *lruvec, int swappiness)
  * MGLRU_NR_FOLIOS folios of the case's own, charged to the root memcg as
  * page cache is: swap-backed if @anon, the first @nr_dirty dirty.
  */
-static struct mglru_folios *mglru_folios_alloc(struct kunit *test, bool anon, int nr_dirty)
+static struct mglru_folios *mglru_folios_alloc_order(struct kunit *test, bool anon,
+						     int nr_dirty, unsigned int order)
 {
 	int i, ret, nid = numa_mem_id();
 	struct mglru_case *c = test->priv;
@@ -843,7 +916,7 @@ static struct mglru_folios *mglru_folios_alloc(struct kunit *test, bool anon, in
 
 	for (i = 0; i < MGLRU_NR_FOLIOS; i++) {
 		/* one node, one lruvec */
-		f->folio[i] = __folio_alloc_node(GFP_KERNEL | __GFP_THISNODE, 0, nid);
+		f->folio[i] = __folio_alloc_node(GFP_KERNEL | __GFP_THISNODE, order, nid);
 		KUNIT_ASSERT_NOT_NULL(test, f->folio[i]);
 		old = set_active_memcg(root_mem_cgroup);
 		ret = mem_cgroup_charge(f->folio[i], NULL, GFP_KERNEL);
@@ -856,6 +929,11 @@ static struct mglru_folios *mglru_folios_alloc(struct kunit *test, bool anon, in
 	}
 	f->lruvec = folio_lruvec(f->folio[0]);
 	return f;
+}
+
+static struct mglru_folios *mglru_folios_alloc(struct kunit *test, bool anon, int nr_dirty)
+{
+	return mglru_folios_alloc_order(test, anon, nr_dirty, 0);
 }
 
 static void mglru_folios_add(struct mglru_folios *f)
@@ -981,25 +1059,30 @@ static void mglru_folios_back_young(struct kunit *test, struct mglru_folios *f,
 }
 
 /*
- * One pass of reclaim over the lruvec, anon left alone (no may_swap), with
- * a budget of all of it (priority 0), as shrink_many() makes it. The
- * caller checks the root LRU after it.
+ * One pass of reclaim over the lruvec, anon left alone (no may_swap), at
+ * the caller's priority (0, as the cases' zeroed scan_control has it, for a
+ * budget of all of it), as shrink_many() makes it. The caller checks the
+ * root LRU after it.
  */
-static bool __mglru_shrink_file(struct mglru_folios *f, struct scan_control *sc)
+static bool __mglru_shrink_lruvec(struct lruvec *lruvec, struct scan_control *sc)
 {
 	struct reclaim_state rs = {};
 	bool need_rotate;
 
 	sc->gfp_mask = GFP_KERNEL;
-	sc->priority = 0;
 	sc->may_unmap = 1;
 	sc->reclaim_idx = MAX_NR_ZONES - 1;
 
 	set_task_reclaim_state(current, &rs);
-	need_rotate = try_to_shrink_lruvec(f->lruvec, sc);
+	need_rotate = try_to_shrink_lruvec(lruvec, sc);
 	clear_mm_walk();
 	set_task_reclaim_state(current, NULL);
 	return need_rotate;
+}
+
+static bool __mglru_shrink_file(struct mglru_folios *f, struct scan_control *sc)
+{
+	return __mglru_shrink_lruvec(f->lruvec, sc);
 }
 
 static bool mglru_shrink_file(struct kunit *test, struct mglru_folios *f,
@@ -1034,6 +1117,10 @@ static void mglru_test_evict_counts_dirty(struct kunit *test)
 	KUNIT_EXPECT_GE_MSG(test, sc.nr.dirty, MGLRU_NR_FOLIOS,
 			    "sc->nr.dirty: evict_folios() did not report the dirty folios");
 	KUNIT_EXPECT_LE(test, sc.nr.dirty, sc.nr.taken);
+	/* activated, a rejected dirty folio gets no retry */
+	KUNIT_EXPECT_EQ_MSG(test, sc.nr_scanned, sc.nr.taken,
+			    "shrink_folio_list() met %lu pages of %u isolated",
+			    sc.nr_scanned, (unsigned int)sc.nr.taken);
 	mglru_folios_back_young(test, f, "rejected dirty folios");
 }
 
@@ -1087,6 +1174,7 @@ static void mglru_test_evict_counts_clean(struct kunit *test)
 {
 	struct scan_control sc = {};
 	struct mglru_folios *f = mglru_folios_init(test, 0);
+	unsigned long rotated = mglru_stat(f->lruvec, PGROTATE_FILE);
 	int i;
 
 	mglru_shrink_file(test, f, &sc);
@@ -1096,6 +1184,82 @@ static void mglru_test_evict_counts_clean(struct kunit *test)
 		KUNIT_EXPECT_FALSE(test, folio_test_reclaim(f->folio[i]));
 	KUNIT_EXPECT_GE(test, sc.nr.taken, MGLRU_NR_FOLIOS);
 	KUNIT_EXPECT_EQ(test, sc.nr.dirty, 0);
+	/* each clean one it could not free, inactive and unmapped, got one retry */
+	KUNIT_EXPECT_EQ_MSG(test, sc.nr_scanned, 2 * sc.nr.taken,
+			    "shrink_folio_list() met %lu pages of %u isolated",
+			    sc.nr_scanned, (unsigned int)sc.nr.taken);
+	/* and as rotated, each batch's isolated folios that were not freed */
+	KUNIT_EXPECT_EQ(test, sc.nr_reclaimed, 0);
+	KUNIT_EXPECT_EQ(test, mglru_stat(f->lruvec, PGROTATE_FILE) - rotated, sc.nr.taken);
+}
+
+/*
+ * Folios mlocked while on the LRU (PG_mlocked, as mlock() leaves them
+ * before it moves them): scanning lets them through to
+ * shrink_folio_list(), which keeps them; they get no retry, and go to the
+ * unevictable list.
+ */
+static void mglru_test_evict_culls_mlocked(struct kunit *test)
+{
+	struct scan_control sc = {};
+	struct mglru_folios *f = mglru_folios_init(test, 0);
+	int i;
+
+	for (i = 0; i < MGLRU_NR_FOLIOS; i++)
+		folio_set_mlocked(f->folio[i]);
+	mglru_shrink_file(test, f, &sc);
+
+	KUNIT_EXPECT_EQ(test, sc.nr.taken, MGLRU_NR_FOLIOS);
+	KUNIT_EXPECT_EQ_MSG(test, sc.nr_scanned, sc.nr.taken,
+			    "shrink_folio_list() met %lu pages of %u isolated",
+			    sc.nr_scanned, (unsigned int)sc.nr.taken);
+	/* put back through this CPU's LRU batch */
+	lru_add_drain_all();
+	for (i = 0; i < MGLRU_NR_FOLIOS; i++)
+		KUNIT_EXPECT_TRUE_MSG(test, folio_test_lru(f->folio[i]) &&
+				      folio_test_unevictable(f->folio[i]),
+				      "folio %d is not on the unevictable list", i);
+}
+
+/*
+ * Dirty anon folios that reclaim may not write (no __GFP_IO): a pass at
+ * MAX_SWAPPINESS isolates anon, and shrink_folio_list() keeps them
+ * inactive; dirty, they get no retry.
+ */
+static void mglru_test_evict_keeps_dirty_anon_without_io(struct kunit *test)
+{
+	struct scan_control sc = {
+		.gfp_mask = GFP_NOIO,
+		.may_unmap = 1,
+		.may_swap = 1,
+		.reclaim_idx = MAX_NR_ZONES - 1,
+	};
+	struct reclaim_state rs = {};
+	struct mglru_folios *f;
+	int i;
+
+	mglru_root_lru(test);
+	f = mglru_folios_alloc(test, true, MGLRU_NR_FOLIOS);
+	mglru_folios_add(f);
+	/* a new anon folio lands one below the youngest: age it to the oldest */
+	for (i = 0; i < MIN_NR_GENS; i++)
+		mglru_age_once(f->lruvec, 1);
+	mglru_folios_in_oldest(test, f, LRU_GEN_ANON);
+
+	set_task_reclaim_state(current, &rs);
+	evict_folios(MAX_LRU_BATCH, f->lruvec, &sc, MAX_SWAPPINESS);
+	clear_mm_walk();
+	set_task_reclaim_state(current, NULL);
+	mglru_root_lru_check(test, "after a pass of reclaim");
+
+	/* (the dirty count is of file folios only) */
+	KUNIT_EXPECT_EQ(test, sc.nr.taken, MGLRU_NR_FOLIOS);
+	KUNIT_EXPECT_EQ_MSG(test, sc.nr_scanned, sc.nr.taken,
+			    "shrink_folio_list() met %lu pages of %u isolated",
+			    sc.nr_scanned, (unsigned int)sc.nr.taken);
+	for (i = 0; i < MGLRU_NR_FOLIOS; i++)
+		KUNIT_EXPECT_FALSE_MSG(test, folio_test_active(f->folio[i]),
+				       "folio %d was activated", i);
 }
 
 /*
@@ -1159,6 +1323,21 @@ static int mglru_shrink_flushes(struct kunit *test, struct mglru_folios *f,
 static void mglru_test_evict_wakes_flushers_when_all_dirty(struct kunit *test)
 {
 	struct scan_control sc = {};
+	struct mglru_folios *f = mglru_folios_init(test, MGLRU_NR_FOLIOS);
+
+	KUNIT_EXPECT_EQ_MSG(test, mglru_shrink_flushes(test, f, &sc), 1,
+			    "the flushers were not woken for %u dirty folios of %u taken",
+			    sc.nr.dirty, sc.nr.taken);
+}
+
+/*
+ * The same in cgroup reclaim (memory.reclaim of the root memcg), which
+ * also asks for the cgroup v1 throttle where cgroup writeback is not
+ * there to throttle the dirtier: a kthread returns from it at once.
+ */
+static void mglru_test_evict_wakes_flushers_in_cgroup_reclaim(struct kunit *test)
+{
+	struct scan_control sc = { .target_mem_cgroup = root_mem_cgroup };
 	struct mglru_folios *f = mglru_folios_init(test, MGLRU_NR_FOLIOS);
 
 	KUNIT_EXPECT_EQ_MSG(test, mglru_shrink_flushes(test, f, &sc), 1,
@@ -1308,6 +1487,85 @@ static bool mglru_memcg_reclaim(struct scan_control *sc)
 }
 
 /*
+ * The budget counts pages: memcg reclaim with a budget of one page (32
+ * evictable at priority 5) over folios of four pages takes one of them,
+ * three pages past its budget, and stops there.
+ */
+static void mglru_test_shrink_budget_counts_pages(struct kunit *test)
+{
+	struct scan_control sc = { .priority = 5 };
+	struct mglru_folios *f;
+
+	mglru_root_lru(test);
+	f = mglru_folios_alloc_order(test, false, 0, 2);
+	mglru_drop_empty_gens(f->lruvec, 0);
+	mglru_age_file(f->lruvec, MIN_NR_GENS + 1, 0);
+	mglru_folios_add(f);
+	mglru_folios_in_oldest(test, f, LRU_GEN_FILE);
+	KUNIT_ASSERT_EQ(test, lruvec_evictable_size(f->lruvec, 0) >> sc.priority, 1UL);
+
+	kunit_activate_static_stub(test, root_reclaim, mglru_memcg_reclaim);
+	mglru_shrink_file(test, f, &sc);
+	kunit_deactivate_static_stub(test, root_reclaim);
+
+	KUNIT_EXPECT_EQ_MSG(test, sc.nr.taken, 4,
+			    "a budget of one page: the pass isolated %u pages, not one folio of 4",
+			    (unsigned int)sc.nr.taken);
+}
+
+/*
+ * With a generation to spare (MAX_NR_GENS of them, the case's folios the
+ * oldest), a pass does not age: it evicts its budget, here the oldest
+ * generation's folios (16 evictable at priority 1).
+ */
+static void mglru_test_shrink_does_not_age_with_gens_to_spare(struct kunit *test)
+{
+	struct scan_control sc = { .priority = 1 };
+	struct mglru_folios *f = mglru_folios_init(test, 0);
+	unsigned long max_seq;
+
+	KUNIT_ASSERT_EQ(test, mglru_age_file(f->lruvec, MAX_NR_GENS, 0), MAX_NR_GENS);
+	mglru_folios_in_oldest(test, f, LRU_GEN_FILE);
+	KUNIT_ASSERT_EQ(test, lruvec_evictable_size(f->lruvec, 0) >> sc.priority,
+			(unsigned long)MGLRU_NR_FOLIOS);
+	max_seq = READ_ONCE(f->lruvec->lrugen.max_seq);
+
+	mglru_shrink_file(test, f, &sc);
+
+	KUNIT_EXPECT_EQ_MSG(test, READ_ONCE(f->lruvec->lrugen.max_seq), max_seq,
+			    "the pass aged a lruvec with a generation to spare");
+	KUNIT_EXPECT_EQ(test, sc.nr.taken, MGLRU_NR_FOLIOS);
+}
+
+/*
+ * With nothing to evict (the folios in the MIN_NR_GENS youngest
+ * generations) and an aging attempt that makes none, a pass ends: one
+ * attempt, nothing taken.
+ */
+static void mglru_test_shrink_ends_with_nothing_to_evict(struct kunit *test)
+{
+	struct mglru_lost_aging lost = { .other_ages = false };
+	struct scan_control sc = {};
+	struct mglru_folios *f;
+
+	mglru_root_lru(test);
+	f = mglru_folios_alloc(test, false, 0);
+	mglru_drop_empty_gens(f->lruvec, 0);
+	KUNIT_ASSERT_EQ(test, get_nr_gens(f->lruvec, LRU_GEN_FILE), MIN_NR_GENS);
+	mglru_folios_add(f);
+
+	((struct mglru_case *)test->priv)->lost = &lost;
+	kunit_activate_static_stub(test, try_to_inc_max_seq, mglru_aging_loses);
+	kunit_activate_static_stub(test, root_reclaim, mglru_memcg_reclaim);
+	mglru_shrink_file(test, f, &sc);
+	kunit_deactivate_static_stub(test, root_reclaim);
+	kunit_deactivate_static_stub(test, try_to_inc_max_seq);
+
+	KUNIT_EXPECT_EQ(test, lost.attempts, 1);
+	KUNIT_EXPECT_EQ(test, sc.nr.taken, 0);
+}
+
+/*
  * Memcg reclaim gets its fairness from the memcg iterator, not from
  * rotation: after aging it goes on evicting to its budget, here the
  * oldest generation and then the one above it.
@@ -1323,6 +1581,193 @@ static void mglru_test_shrink_memcg_evicts_to_budget_after_aging(struct kunit *t
 
 	KUNIT_EXPECT_EQ_MSG(test, sc.nr.taken, 2 * MGLRU_NR_FOLIOS,
 			    "memcg reclaim stopped short of its budget after aging: it isolated %u folios",
+			    (unsigned int)sc.nr.taken);
+}
+
+/* The folios of the oldest generation of @type, all zones. */
+static size_t mglru_oldest_count(struct lruvec *lruvec, int type)
+{
+	struct lru_gen_folio *lrugen = &lruvec->lrugen;
+	size_t n = 0;
+	int zone, gen;
+
+	lruvec_lock_irq(lruvec);
+	gen = lru_gen_from_seq(lrugen->min_seq[type]);
+	for (zone = 0; zone < MAX_NR_ZONES; zone++)
+		n += list_count_nodes(&lrugen->folios[gen][type][zone]);
+	lruvec_unlock_irq(lruvec);
+	return n;
+}
+
+/*
+ * Free what the mapping held before the next case looks at the LRU: a
+ * kthread's last fput() of the shmem file is deferred.
+ */
+static void mglru_fault_release(void *unused)
+{
+	flush_delayed_fput();
+	lru_add_drain_all();
+}
+
+/*
+ * Lazily freed anon memory (MADV_FREE) is the one kind of folio reclaim
+ * can free here, with no swap and no filesystem: clean, it is discarded.
+ * @nr pages of a new mapping of the case's own mm, each written (a page
+ * fault), then advised MADV_FREE, which takes them off the swap-backed LRU
+ * to the oldest file generation. The case holds no reference (reclaim
+ * frees only a folio that its page table alone holds): it finds them
+ * through the mapping. Returns the mapping's address.
+ */
+static unsigned long mglru_lazyfree(struct kunit *test, struct lruvec *lruvec, int nr)
+{
+	struct mglru_case *c = test->priv;
+	unsigned long addr;
+	char byte = 1;
+	int i;
+
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, mglru_fault_release, NULL));
+	addr = kunit_vm_mmap(test, NULL, 0, nr * PAGE_SIZE, PROT_READ | PROT_WRITE,
+			     MAP_PRIVATE | MAP_ANONYMOUS, 0);
+	KUNIT_ASSERT_FALSE_MSG(test, !addr || IS_ERR_VALUE(addr), "kunit_vm_mmap(): %ld",
+			       (long)addr);
+	for (i = 0; i < nr; i++)
+		KUNIT_ASSERT_EQ(test, copy_to_user((void __user *)(addr + i * PAGE_SIZE),
+						   &byte, 1), 0);
+	lru_add_drain_all();
+	KUNIT_ASSERT_EQ(test, do_madvise(current->mm, addr, nr * PAGE_SIZE, MADV_FREE), 0);
+	lru_add_drain_all();
+	c->lazy_addr = addr;
+	c->nr_lazy = nr;
+	KUNIT_ASSERT_EQ_MSG(test, mglru_lazy_lru_pages(c), (unsigned long)nr,
+			    "MADV_FREE left pages of the mapping off the LRU");
+	KUNIT_ASSERT_EQ_MSG(test, mglru_oldest_count(lruvec, LRU_GEN_FILE), (size_t)nr,
+			    "the oldest file generation does not hold the lazily freed pages alone");
+	mglru_root_lru_check(test, "after MADV_FREE");
+	return addr;
+}
+
+/*
+ * Unmap the case's lazily freed mapping, so that what is left of it is
+ * gone before the next case looks at the LRU: the case's mm is torn down
+ * after the case ends.
+ */
+static void mglru_lazyfree_unmap(struct kunit *test)
+{
+	struct mglru_case *c = test->priv;
+
+	KUNIT_EXPECT_EQ(test, vm_munmap(c->lazy_addr, c->nr_lazy * PAGE_SIZE), 0);
+	c->nr_lazy = 0;
+	lru_add_drain_all();
+}
+
+/* How many of the @nr pages at @addr read as zero: the discarded ones. */
+static int mglru_lazy_discarded(struct kunit *test, unsigned long addr, int nr)
+{
+	int i, zero = 0;
+	char byte;
+
+	for (i = 0; i < nr; i++) {
+		KUNIT_ASSERT_EQ(test, copy_from_user(&byte, (void __user *)(addr + i * PAGE_SIZE),
+						     1), 0);
+		zero += !byte;
+	}
+	return zero;
+}
+
+/*
+ * The oldest file generation, one besides the MIN_NR_GENS youngest, holds
+ * @nr lazily freed pages; with @younger, MGLRU_NR_FOLIOS of the case's
+ * clean folios above them, which reclaim cannot free.
+ */
+static unsigned long mglru_lazyfree_init(struct kunit *test, int nr, bool younger,
+					 struct lruvec **lruvecp)
+{
+	struct lruvec *lruvec = mem_cgroup_lruvec(root_mem_cgroup, NODE_DATA(numa_mem_id()));
+	struct mglru_folios *f;
+	unsigned long addr;
+	int i;
+
+	mglru_root_lru(test);
+	mglru_drop_empty_gens(lruvec, 0);
+	mglru_age_file(lruvec, MIN_NR_GENS + 1, 0);
+	addr = mglru_lazyfree(test, lruvec, nr);
+	if (younger) {
+		f = mglru_folios_alloc(test, false, 0);
+		KUNIT_ASSERT_PTR_EQ(test, f->lruvec, lruvec);
+		for (i = 0; i < MGLRU_NR_FOLIOS; i++)
+			folio_set_active(f->folio[i]);
+		mglru_folios_add(f);
+	}
+	*lruvecp = lruvec;
+	return addr;
+}
+
+/*
+ * A pass that frees what it isolated: it counts the folios in
+ * sc->nr_reclaimed and as stolen (PGSTEAL_FILE, PGSTEAL_DIRECT: a direct
+ * reclaimer's pass) and none as rotated.
+ */
+static void mglru_test_evict_frees_lazyfree(struct kunit *test)
+{
+	unsigned long addr, stolen, direct, rotated;
+	struct scan_control sc = {};
+	struct lruvec *lruvec;
+
+	addr = mglru_lazyfree_init(test, MGLRU_NR_FOLIOS, false, &lruvec);
+	stolen = mglru_stat(lruvec, PGSTEAL_FILE);
+	direct = mglru_stat(lruvec, PGSTEAL_DIRECT);
+	rotated = mglru_stat(lruvec, PGROTATE_FILE);
+
+	__mglru_shrink_lruvec(lruvec, &sc);
+	mglru_root_lru_check(test, "after a pass of reclaim");
+
+	KUNIT_EXPECT_EQ(test, mglru_lazy_discarded(test, addr, MGLRU_NR_FOLIOS), MGLRU_NR_FOLIOS);
+	KUNIT_EXPECT_EQ(test, sc.nr_reclaimed, MGLRU_NR_FOLIOS);
+	KUNIT_EXPECT_EQ(test, sc.nr.taken, MGLRU_NR_FOLIOS);
+	KUNIT_EXPECT_EQ(test, mglru_stat(lruvec, PGSTEAL_FILE) - stolen, MGLRU_NR_FOLIOS);
+	KUNIT_EXPECT_EQ(test, mglru_stat(lruvec, PGSTEAL_DIRECT) - direct, MGLRU_NR_FOLIOS);
+	KUNIT_EXPECT_EQ(test, mglru_stat(lruvec, PGROTATE_FILE) - rotated, 0);
+	mglru_lazyfree_unmap(test);
+}
+
+/*
+ * Memcg reclaim stops once it reclaimed what it was asked for, though its
+ * budget (priority 0: the whole lruvec) goes on to the generation above.
+ */
+static void mglru_test_shrink_stops_when_reclaimed_enough(struct kunit *test)
+{
+	struct scan_control sc = { .nr_to_reclaim = MGLRU_NR_FOLIOS };
+	struct lruvec *lruvec;
+
+	mglru_lazyfree_init(test, MGLRU_NR_FOLIOS, true, &lruvec);
+	kunit_activate_static_stub(test, root_reclaim, mglru_memcg_reclaim);
+	__mglru_shrink_lruvec(lruvec, &sc);
+	kunit_deactivate_static_stub(test, root_reclaim);
+	mglru_root_lru_check(test, "after a pass of reclaim");
+
+	KUNIT_EXPECT_EQ(test, sc.nr_reclaimed, MGLRU_NR_FOLIOS);
+	KUNIT_EXPECT_EQ_MSG(test, sc.nr.taken, MGLRU_NR_FOLIOS,
+			    "reclaim went on after it had reclaimed enough: it isolated %u folios",
+			    (unsigned int)sc.nr.taken);
+	mglru_lazyfree_unmap(test);
+}
+
+/*
+ * A budget of one folio (16 evictable at priority 4) is a pass of one:
+ * memcg reclaim takes it, and no more.
+ */
+static void mglru_test_shrink_memcg_budget_of_one(struct kunit *test)
+{
+	struct scan_control sc = { .priority = 4 };
+	struct mglru_folios *f = mglru_aging_due(test, &sc);
+
+	KUNIT_ASSERT_EQ(test, lruvec_evictable_size(f->lruvec, 0) >> sc.priority, 1UL);
+	kunit_activate_static_stub(test, root_reclaim, mglru_memcg_reclaim);
+	mglru_shrink_file(test, f, &sc);
+	kunit_deactivate_static_stub(test, root_reclaim);
+
+	KUNIT_EXPECT_EQ_MSG(test, sc.nr.taken, 1,
+			    "a budget of one: the pass isolated %u folios",
 			    (unsigned int)sc.nr.taken);
 }
 
@@ -1391,21 +1836,6 @@ static void mglru_folio_read_often(struct kunit *test, struct folio *folio)
 	for (i = 0; i <= BIT(LRU_REFS_WIDTH) && !folio_test_workingset(folio); i++)
 		folio_mark_accessed(folio);
 	KUNIT_ASSERT_TRUE(test, folio_test_workingset(folio));
-}
-
-/* The folios of the oldest generation of @type, all zones. */
-static size_t mglru_oldest_count(struct lruvec *lruvec, int type)
-{
-	struct lru_gen_folio *lrugen = &lruvec->lrugen;
-	size_t n = 0;
-	int zone, gen;
-
-	lruvec_lock_irq(lruvec);
-	gen = lru_gen_from_seq(lrugen->min_seq[type]);
-	for (zone = 0; zone < MAX_NR_ZONES; zone++)
-		n += list_count_nodes(&lrugen->folios[gen][type][zone]);
-	lruvec_unlock_irq(lruvec);
-	return n;
 }
 
 struct mglru_isolated {
@@ -1550,8 +1980,11 @@ static struct kunit_case mglru_evict_test_cases[] = {
 	KUNIT_CASE(mglru_test_evict_counts_dirty),
 	KUNIT_CASE(mglru_test_evict_counts_writeback),
 	KUNIT_CASE(mglru_test_evict_counts_clean),
+	KUNIT_CASE(mglru_test_evict_culls_mlocked),
+	KUNIT_CASE(mglru_test_evict_keeps_dirty_anon_without_io),
 	KUNIT_CASE(mglru_test_evict_puts_rejected_clean_second_youngest),
 	KUNIT_CASE(mglru_test_evict_wakes_flushers_when_all_dirty),
+	KUNIT_CASE(mglru_test_evict_wakes_flushers_in_cgroup_reclaim),
 	KUNIT_CASE(mglru_test_evict_leaves_flushers_when_some_clean),
 	KUNIT_CASE(mglru_test_isolate_keeps_scanned_type),
 	KUNIT_CASE(mglru_test_isolate_takes_the_chosen_type),
@@ -1562,6 +1995,12 @@ static struct kunit_case mglru_evict_test_cases[] = {
 	KUNIT_CASE(mglru_test_shrink_memcg_evicts_to_budget_after_aging),
 	KUNIT_CASE(mglru_test_budget_of_the_root_lruvec),
 	KUNIT_CASE(mglru_test_budget_anon_only_without_swap),
+	KUNIT_CASE(mglru_test_evict_frees_lazyfree),
+	KUNIT_CASE(mglru_test_shrink_stops_when_reclaimed_enough),
+	KUNIT_CASE(mglru_test_shrink_memcg_budget_of_one),
+	KUNIT_CASE(mglru_test_shrink_budget_counts_pages),
+	KUNIT_CASE(mglru_test_shrink_does_not_age_with_gens_to_spare),
+	KUNIT_CASE(mglru_test_shrink_ends_with_nothing_to_evict),
 	{}
 };
 
@@ -1593,21 +2032,12 @@ kunit_test_suite(mglru_evict_test_suite);
 KUNIT_DEFINE_ACTION_WRAPPER(mglru_folio_put, folio_put, struct folio *);
 
 /*
- * Free what the mapping held before the next case looks at the LRU: a
- * kthread's last fput() of the shmem file is deferred.
- */
-static void mglru_fault_release(void *unused)
-{
-	flush_delayed_fput();
-	lru_add_drain_all();
-}
-
-/*
  * A page of a new mapping in the case's own mm (@flags: MAP_PRIVATE or
- * MAP_SHARED, anonymous), faulted in by a copy_to_user() into it, and its
- * folio, which the case holds once the mapping is gone, on the LRU.
+ * MAP_SHARED, anonymous; @advice: an madvise() advice for it, or -1),
+ * faulted in by a copy_to_user() into it, and its folio, which the case
+ * holds once the mapping is gone, on the LRU.
  */
-static struct folio *mglru_fault_in(struct kunit *test, unsigned long flags)
+static struct folio *mglru_fault_in(struct kunit *test, unsigned long flags, int advice)
 {
 	struct vm_area_struct *vma;
 	struct folio_walk fw;
@@ -1621,6 +2051,8 @@ static struct folio *mglru_fault_in(struct kunit *test, unsigned long flags)
 			     flags | MAP_ANONYMOUS, 0);
 	KUNIT_ASSERT_FALSE_MSG(test, !addr || IS_ERR_VALUE(addr), "kunit_vm_mmap(): %ld",
 			       (long)addr);
+	if (advice >= 0)
+		KUNIT_ASSERT_EQ(test, do_madvise(current->mm, addr, PAGE_SIZE, advice), 0);
 
 	KUNIT_ASSERT_EQ(test, copy_to_user((void __user *)addr, &byte, 1), 0);
 	lru_add_drain_all();
@@ -1665,11 +2097,35 @@ static void mglru_expect_faulted_once(struct kunit *test, struct folio *folio)
 
 static void mglru_test_fault_marks_anon_accessed(struct kunit *test)
 {
-	struct folio *folio = mglru_fault_in(test, MAP_PRIVATE);
+	struct folio *folio = mglru_fault_in(test, MAP_PRIVATE, -1);
 
 	KUNIT_EXPECT_TRUE(test, folio_test_anon(folio));
 	mglru_expect_faulted_once(test, folio);
 }
+
+/*
+ * A fault in a VMA without recency (MADV_RANDOM, MADV_SEQUENTIAL) is no
+ * access the LRU counts: the new folio is not marked accessed.
+ */
+static void mglru_test_fault_without_recency_leaves_anon_unmarked(struct kunit *test)
+{
+	const int *advice = test->param_value;
+	struct folio *folio = mglru_fault_in(test, MAP_PRIVATE, *advice);
+	int refs = ((struct mglru_case *)test->priv)->fault_refs;
+
+	KUNIT_EXPECT_TRUE(test, folio_test_anon(folio));
+	KUNIT_EXPECT_EQ_MSG(test, refs, 0, "the fault counted %d accesses, not 0", refs);
+}
+
+static const int mglru_no_recency_advice[] = { MADV_RANDOM, MADV_SEQUENTIAL };
+
+static void mglru_advice_desc(const int *advice, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s",
+		 *advice == MADV_RANDOM ? "MADV_RANDOM" : "MADV_SEQUENTIAL");
+}
+
+KUNIT_ARRAY_PARAM(mglru_no_recency, mglru_no_recency_advice, mglru_advice_desc);
 
 /* A shmem folio, swap-backed as anon: the same. */
 static void mglru_test_fault_marks_shmem_accessed(struct kunit *test)
@@ -1678,7 +2134,7 @@ static void mglru_test_fault_marks_shmem_accessed(struct kunit *test)
 
 	if (!IS_ENABLED(CONFIG_SHMEM))
 		kunit_skip(test, "no shmem (CONFIG_SHMEM): a shared mapping is ramfs");
-	folio = mglru_fault_in(test, MAP_SHARED);
+	folio = mglru_fault_in(test, MAP_SHARED, -1);
 
 	KUNIT_EXPECT_FALSE(test, folio_test_anon(folio));
 	KUNIT_EXPECT_TRUE(test, folio_test_swapbacked(folio));
@@ -1690,6 +2146,7 @@ enum mglru_add_ctx {
 	MGLRU_ADD_FAULT,	/* in a page fault on a VMA with recency */
 	MGLRU_ADD_PLAIN,	/* outside a fault (read(), readahead) */
 	MGLRU_ADD_FAULT_MEMALLOC, /* in a fault, from memory reclaim */
+	MGLRU_ADD_AS_LEFT,	/* with in_lru_fault as the kernel left it */
 };
 
 /*
@@ -1716,7 +2173,8 @@ static void mglru_add_expect_age(struct kunit *test, struct mglru_folios *f,
 	max_seq = READ_ONCE(lrugen->max_seq);
 	if (ctx == MGLRU_ADD_FAULT_MEMALLOC)
 		noreclaim = memalloc_noreclaim_save();
-	current->in_lru_fault = ctx != MGLRU_ADD_PLAIN;
+	if (ctx != MGLRU_ADD_AS_LEFT)
+		current->in_lru_fault = ctx != MGLRU_ADD_PLAIN;
 	mglru_folios_add(f);
 	current->in_lru_fault = in_fault;
 	if (ctx == MGLRU_ADD_FAULT_MEMALLOC)
@@ -1792,6 +2250,40 @@ static void mglru_test_fault_in_reclaim_places_oldest(struct kunit *test)
 			     MAX_NR_GENS - 1, "faulted under PF_MEMALLOC");
 }
 
+/*
+ * A workingset folio that comes back from the unevictable list
+ * (PG_unevictable, left by its isolation there, and evictable again) is
+ * not made active by a fault: PG_active and PG_unevictable must not meet
+ * in folio_add_lru(). It lands where any workingset folio added outside a
+ * fault does, second oldest.
+ */
+static void mglru_test_fault_leaves_unevictable_inactive(struct kunit *test)
+{
+	struct mglru_folios *f = mglru_file_folios(test);
+	int i;
+
+	for (i = 0; i < MGLRU_NR_FOLIOS; i++) {
+		folio_set_unevictable(f->folio[i]);
+		folio_set_workingset(f->folio[i]);
+	}
+	mglru_add_expect_age(test, f, MGLRU_ADD_FAULT, MAX_NR_GENS - 2,
+			     "rescued from the unevictable list in a fault");
+}
+
+/*
+ * After a page fault returns, the task is no longer in one: what it adds
+ * to the LRU next (a read(), readahead) lands oldest, unmarked.
+ */
+static void mglru_test_fault_ends_with_the_fault(struct kunit *test)
+{
+	struct mglru_folios *f;
+
+	mglru_fault_in(test, MAP_PRIVATE, -1);
+	f = mglru_folios_alloc(test, false, 0);
+	mglru_add_expect_age(test, f, MGLRU_ADD_AS_LEFT, MAX_NR_GENS - 1,
+			     "added after a fault returned");
+}
+
 static struct kunit_case mglru_place_test_cases[] = {
 	KUNIT_CASE(mglru_test_fault_marks_anon_accessed),
 	KUNIT_CASE(mglru_test_fault_marks_shmem_accessed),
@@ -1800,6 +2292,10 @@ static struct kunit_case mglru_place_test_cases[] = {
 	KUNIT_CASE(mglru_test_fault_keeps_referenced_refs),
 	KUNIT_CASE(mglru_test_plain_add_places_oldest),
 	KUNIT_CASE(mglru_test_fault_in_reclaim_places_oldest),
+	KUNIT_CASE_PARAM(mglru_test_fault_without_recency_leaves_anon_unmarked,
+			 mglru_no_recency_gen_params),
+	KUNIT_CASE(mglru_test_fault_leaves_unevictable_inactive),
+	KUNIT_CASE(mglru_test_fault_ends_with_the_fault),
 	{}
 };
 
