@@ -998,14 +998,20 @@ static void mglru_folios_in_oldest(struct kunit *test, struct mglru_folios *f,
 }
 
 /*
- * Bring @f, back on the LRU after a pass, to the oldest file generation
- * again with one to spare, as the next pass of reclaim would find it.
+ * Bring @f, on the LRU, to the oldest file generation of @nr_gens, as the
+ * next pass of reclaim would find it.
  */
-static void mglru_folios_make_oldest(struct kunit *test, struct mglru_folios *f)
+static void mglru_folios_oldest_of(struct kunit *test, struct mglru_folios *f, int nr_gens)
 {
 	mglru_drop_empty_gens(f->lruvec, 0);
-	mglru_age_file(f->lruvec, MIN_NR_GENS + 1, 0);
+	mglru_age_file(f->lruvec, nr_gens, 0);
 	mglru_folios_in_oldest(test, f, LRU_GEN_FILE);
+}
+
+/* ... with one generation to spare, after a pass put @f back young. */
+static void mglru_folios_make_oldest(struct kunit *test, struct mglru_folios *f)
+{
+	mglru_folios_oldest_of(test, f, MIN_NR_GENS + 1);
 }
 
 /*
@@ -1078,6 +1084,22 @@ static bool __mglru_shrink_lruvec(struct lruvec *lruvec, struct scan_control *sc
 	clear_mm_walk();
 	set_task_reclaim_state(current, NULL);
 	return need_rotate;
+}
+
+/*
+ * One evict_folios() call at @swappiness, as try_to_shrink_lruvec() makes
+ * it, with the scan_control the caller filled in.
+ */
+static void mglru_evict(struct kunit *test, struct lruvec *lruvec, struct scan_control *sc,
+			int swappiness)
+{
+	struct reclaim_state rs = {};
+
+	set_task_reclaim_state(current, &rs);
+	evict_folios(MAX_LRU_BATCH, lruvec, sc, swappiness);
+	clear_mm_walk();
+	set_task_reclaim_state(current, NULL);
+	mglru_root_lru_check(test, "after a pass of reclaim");
 }
 
 static bool __mglru_shrink_file(struct mglru_folios *f, struct scan_control *sc)
@@ -1170,6 +1192,48 @@ static void mglru_test_evict_counts_writeback(struct kunit *test)
 			    "every dirty folio met was congested: shrink_node() must see it");
 }
 
+/*
+ * The same in batches: a pass isolates at most MIN_LRU_BATCH pages a
+ * batch, and sc->nr adds up every batch of the pass. Half the folios make
+ * a batch; with generations to spare, a pass with a budget of all of them
+ * (priority 0) evicts two batches and does not age.
+ */
+static void mglru_test_evict_counts_writeback_in_batches(struct kunit *test)
+{
+	unsigned int order = ilog2(2 * MIN_LRU_BATCH / MGLRU_NR_FOLIOS);
+	unsigned long pages = MGLRU_NR_FOLIOS << order;
+	struct scan_control first = {}, second = {};
+	struct mglru_folios *f;
+	int i;
+
+	mglru_root_lru(test);
+	f = mglru_folios_alloc_order(test, false, 0, order);
+	mglru_folios_add(f);
+	mglru_folios_start_writeback(f);
+	mglru_folios_oldest_of(test, f, MAX_NR_GENS);
+	KUNIT_ASSERT_EQ(test, lruvec_evictable_size(f->lruvec, 0), pages);
+	mglru_shrink_file(test, f, &first);
+
+	for (i = 0; i < MGLRU_NR_FOLIOS; i++)
+		KUNIT_ASSERT_TRUE_MSG(test, folio_test_reclaim(f->folio[i]),
+				      "folio %d was not marked for immediate reclaim", i);
+	KUNIT_EXPECT_EQ(test, first.nr.taken, pages);
+	KUNIT_EXPECT_EQ_MSG(test, first.nr.writeback, pages,
+			    "sc->nr.writeback: the pass reported %u of %lu pages under writeback",
+			    first.nr.writeback, pages);
+	KUNIT_EXPECT_EQ_MSG(test, first.nr.dirty, pages,
+			    "sc->nr.dirty: the pass reported %u of %lu pages under writeback",
+			    first.nr.dirty, pages);
+
+	mglru_folios_oldest_of(test, f, MAX_NR_GENS);
+	mglru_shrink_file(test, f, &second);
+
+	KUNIT_EXPECT_EQ_MSG(test, second.nr.congested, pages,
+			    "sc->nr.congested: the pass reported %u of %lu marked pages",
+			    second.nr.congested, pages);
+	KUNIT_EXPECT_EQ(test, second.nr.dirty, pages);
+}
+
 static void mglru_test_evict_counts_clean(struct kunit *test)
 {
 	struct scan_control sc = {};
@@ -1234,7 +1298,6 @@ static void mglru_test_evict_keeps_dirty_anon_without_io(struct kunit *test)
 		.may_swap = 1,
 		.reclaim_idx = MAX_NR_ZONES - 1,
 	};
-	struct reclaim_state rs = {};
 	struct mglru_folios *f;
 	int i;
 
@@ -1246,11 +1309,7 @@ static void mglru_test_evict_keeps_dirty_anon_without_io(struct kunit *test)
 		mglru_age_once(f->lruvec, 1);
 	mglru_folios_in_oldest(test, f, LRU_GEN_ANON);
 
-	set_task_reclaim_state(current, &rs);
-	evict_folios(MAX_LRU_BATCH, f->lruvec, &sc, MAX_SWAPPINESS);
-	clear_mm_walk();
-	set_task_reclaim_state(current, NULL);
-	mglru_root_lru_check(test, "after a pass of reclaim");
+	mglru_evict(test, f->lruvec, &sc, MAX_SWAPPINESS);
 
 	/* (the dirty count is of file folios only) */
 	KUNIT_EXPECT_EQ(test, sc.nr.taken, MGLRU_NR_FOLIOS);
@@ -1283,6 +1342,48 @@ static void mglru_test_evict_puts_rejected_clean_second_youngest(struct kunit *t
 	for (i = 0; i < MGLRU_NR_FOLIOS; i++)
 		KUNIT_EXPECT_EQ_MSG(test, folio_lru_refs(f->folio[i]), 0,
 				    "folio %d kept its references", i);
+}
+
+/*
+ * The same with generations to spare (MAX_NR_GENS of them): a rejected
+ * folio that was referenced goes back one above the oldest, where
+ * lru_gen_folio_seq() puts it, not to the second youngest. A budget of the
+ * case's folios alone (16 evictable at priority 1) leaves the ones below
+ * them in the oldest generation, which so stays the oldest.
+ */
+static void mglru_test_evict_puts_rejected_referenced_above_oldest(struct kunit *test)
+{
+	struct scan_control sc = { .priority = 1 };
+	struct mglru_folios *f, *below;
+	unsigned long min_seq, max_seq;
+	int i;
+
+	mglru_root_lru(test);
+	f = mglru_folios_alloc(test, false, 0);
+	below = mglru_folios_alloc(test, false, 0);
+	KUNIT_ASSERT_PTR_EQ(test, f->lruvec, below->lruvec);
+	mglru_drop_empty_gens(f->lruvec, 0);
+	KUNIT_ASSERT_EQ(test, mglru_age_file(f->lruvec, MAX_NR_GENS, 0), MAX_NR_GENS);
+	/* reclaim scans a generation from the folio added first */
+	mglru_folios_add(f);
+	mglru_folios_add(below);
+	mglru_folios_in_oldest(test, f, LRU_GEN_FILE);
+	mglru_folios_in_oldest(test, below, LRU_GEN_FILE);
+	for (i = 0; i < MGLRU_NR_FOLIOS; i++)
+		folio_set_referenced(f->folio[i]);
+	KUNIT_ASSERT_EQ(test, lruvec_evictable_size(f->lruvec, 0) >> sc.priority,
+			(unsigned long)MGLRU_NR_FOLIOS);
+	min_seq = READ_ONCE(f->lruvec->lrugen.min_seq[LRU_GEN_FILE]);
+	max_seq = READ_ONCE(f->lruvec->lrugen.max_seq);
+
+	mglru_shrink_file(test, f, &sc);
+
+	KUNIT_EXPECT_EQ(test, sc.nr.taken, MGLRU_NR_FOLIOS);
+	KUNIT_ASSERT_EQ(test, READ_ONCE(f->lruvec->lrugen.max_seq), max_seq);
+	KUNIT_ASSERT_EQ_MSG(test, READ_ONCE(f->lruvec->lrugen.min_seq[LRU_GEN_FILE]), min_seq,
+			    "the pass emptied the oldest generation");
+	mglru_folios_in_gen(test, f, min_seq + 1, "rejected referenced folios");
+	mglru_folios_in_gen(test, below, min_seq, "folios the pass did not reach");
 }
 
 static void mglru_plug_flushed(struct blk_plug_cb *cb, bool from_schedule)
@@ -1486,6 +1587,16 @@ static bool mglru_memcg_reclaim(struct scan_control *sc)
 	return false;
 }
 
+/* A pass of reclaim over @lruvec as memcg reclaim makes it. */
+static void mglru_shrink_memcg(struct kunit *test, struct lruvec *lruvec,
+			       struct scan_control *sc)
+{
+	kunit_activate_static_stub(test, root_reclaim, mglru_memcg_reclaim);
+	__mglru_shrink_lruvec(lruvec, sc);
+	kunit_deactivate_static_stub(test, root_reclaim);
+	mglru_root_lru_check(test, "after a pass of reclaim");
+}
+
 /*
  * The budget counts pages: memcg reclaim with a budget of one page (32
  * evictable at priority 5) over folios of four pages takes one of them,
@@ -1504,9 +1615,7 @@ static void mglru_test_shrink_budget_counts_pages(struct kunit *test)
 	mglru_folios_in_oldest(test, f, LRU_GEN_FILE);
 	KUNIT_ASSERT_EQ(test, lruvec_evictable_size(f->lruvec, 0) >> sc.priority, 1UL);
 
-	kunit_activate_static_stub(test, root_reclaim, mglru_memcg_reclaim);
-	mglru_shrink_file(test, f, &sc);
-	kunit_deactivate_static_stub(test, root_reclaim);
+	mglru_shrink_memcg(test, f->lruvec, &sc);
 
 	KUNIT_EXPECT_EQ_MSG(test, sc.nr.taken, 4,
 			    "a budget of one page: the pass isolated %u pages, not one folio of 4",
@@ -1556,9 +1665,7 @@ static void mglru_test_shrink_ends_with_nothing_to_evict(struct kunit *test)
 
 	((struct mglru_case *)test->priv)->lost = &lost;
 	kunit_activate_static_stub(test, try_to_inc_max_seq, mglru_aging_loses);
-	kunit_activate_static_stub(test, root_reclaim, mglru_memcg_reclaim);
-	mglru_shrink_file(test, f, &sc);
-	kunit_deactivate_static_stub(test, root_reclaim);
+	mglru_shrink_memcg(test, f->lruvec, &sc);
 	kunit_deactivate_static_stub(test, try_to_inc_max_seq);
 
 	KUNIT_EXPECT_EQ(test, lost.attempts, 1);
@@ -1575,9 +1682,7 @@ static void mglru_test_shrink_memcg_evicts_to_budget_after_aging(struct kunit *t
 	struct scan_control sc = { .priority = 0 };
 	struct mglru_folios *f = mglru_aging_due(test, &sc);
 
-	kunit_activate_static_stub(test, root_reclaim, mglru_memcg_reclaim);
-	mglru_shrink_file(test, f, &sc);
-	kunit_deactivate_static_stub(test, root_reclaim);
+	mglru_shrink_memcg(test, f->lruvec, &sc);
 
 	KUNIT_EXPECT_EQ_MSG(test, sc.nr.taken, 2 * MGLRU_NR_FOLIOS,
 			    "memcg reclaim stopped short of its budget after aging: it isolated %u folios",
@@ -1731,6 +1836,33 @@ static void mglru_test_evict_frees_lazyfree(struct kunit *test)
 }
 
 /*
+ * Reclaim that may not unmap (node reclaim without RECLAIM_UNMAP) keeps
+ * mapped folios, here clean lazily freed ones it could otherwise discard:
+ * inactive and clean as they are, being mapped they get no retry.
+ */
+static void mglru_test_evict_retries_no_mapped_folio(struct kunit *test)
+{
+	struct scan_control sc = {
+		.gfp_mask = GFP_KERNEL,
+		.reclaim_idx = MAX_NR_ZONES - 1,
+	};
+	struct lruvec *lruvec;
+	unsigned long addr;
+
+	addr = mglru_lazyfree_init(test, MGLRU_NR_FOLIOS, false, &lruvec);
+	mglru_evict(test, lruvec, &sc, 0);
+
+	KUNIT_EXPECT_EQ(test, sc.nr.taken, MGLRU_NR_FOLIOS);
+	KUNIT_EXPECT_EQ_MSG(test, sc.nr_scanned, sc.nr.taken,
+			    "shrink_folio_list() met %lu pages of %u isolated",
+			    sc.nr_scanned, (unsigned int)sc.nr.taken);
+	KUNIT_EXPECT_EQ(test, sc.nr_reclaimed, 0);
+	KUNIT_EXPECT_EQ(test, mglru_lazy_lru_pages(test->priv), MGLRU_NR_FOLIOS);
+	KUNIT_EXPECT_EQ(test, mglru_lazy_discarded(test, addr, MGLRU_NR_FOLIOS), 0);
+	mglru_lazyfree_unmap(test);
+}
+
+/*
  * Memcg reclaim stops once it reclaimed what it was asked for, though its
  * budget (priority 0: the whole lruvec) goes on to the generation above.
  */
@@ -1740,10 +1872,7 @@ static void mglru_test_shrink_stops_when_reclaimed_enough(struct kunit *test)
 	struct lruvec *lruvec;
 
 	mglru_lazyfree_init(test, MGLRU_NR_FOLIOS, true, &lruvec);
-	kunit_activate_static_stub(test, root_reclaim, mglru_memcg_reclaim);
-	__mglru_shrink_lruvec(lruvec, &sc);
-	kunit_deactivate_static_stub(test, root_reclaim);
-	mglru_root_lru_check(test, "after a pass of reclaim");
+	mglru_shrink_memcg(test, lruvec, &sc);
 
 	KUNIT_EXPECT_EQ(test, sc.nr_reclaimed, MGLRU_NR_FOLIOS);
 	KUNIT_EXPECT_EQ_MSG(test, sc.nr.taken, MGLRU_NR_FOLIOS,
@@ -1762,9 +1891,7 @@ static void mglru_test_shrink_memcg_budget_of_one(struct kunit *test)
 	struct mglru_folios *f = mglru_aging_due(test, &sc);
 
 	KUNIT_ASSERT_EQ(test, lruvec_evictable_size(f->lruvec, 0) >> sc.priority, 1UL);
-	kunit_activate_static_stub(test, root_reclaim, mglru_memcg_reclaim);
-	mglru_shrink_file(test, f, &sc);
-	kunit_deactivate_static_stub(test, root_reclaim);
+	mglru_shrink_memcg(test, f->lruvec, &sc);
 
 	KUNIT_EXPECT_EQ_MSG(test, sc.nr.taken, 1,
 			    "a budget of one: the pass isolated %u folios",
@@ -1979,10 +2106,12 @@ static void mglru_test_isolate_falls_back_when_nothing_scanned(struct kunit *tes
 static struct kunit_case mglru_evict_test_cases[] = {
 	KUNIT_CASE(mglru_test_evict_counts_dirty),
 	KUNIT_CASE(mglru_test_evict_counts_writeback),
+	KUNIT_CASE(mglru_test_evict_counts_writeback_in_batches),
 	KUNIT_CASE(mglru_test_evict_counts_clean),
 	KUNIT_CASE(mglru_test_evict_culls_mlocked),
 	KUNIT_CASE(mglru_test_evict_keeps_dirty_anon_without_io),
 	KUNIT_CASE(mglru_test_evict_puts_rejected_clean_second_youngest),
+	KUNIT_CASE(mglru_test_evict_puts_rejected_referenced_above_oldest),
 	KUNIT_CASE(mglru_test_evict_wakes_flushers_when_all_dirty),
 	KUNIT_CASE(mglru_test_evict_wakes_flushers_in_cgroup_reclaim),
 	KUNIT_CASE(mglru_test_evict_leaves_flushers_when_some_clean),
@@ -1996,6 +2125,7 @@ static struct kunit_case mglru_evict_test_cases[] = {
 	KUNIT_CASE(mglru_test_budget_of_the_root_lruvec),
 	KUNIT_CASE(mglru_test_budget_anon_only_without_swap),
 	KUNIT_CASE(mglru_test_evict_frees_lazyfree),
+	KUNIT_CASE(mglru_test_evict_retries_no_mapped_folio),
 	KUNIT_CASE(mglru_test_shrink_stops_when_reclaimed_enough),
 	KUNIT_CASE(mglru_test_shrink_memcg_budget_of_one),
 	KUNIT_CASE(mglru_test_shrink_budget_counts_pages),
