@@ -58,6 +58,11 @@ fast_error "lava-local: ARCH unsupported" "ARCH=riscv" env ARCH=riscv runner/exp
 fast_error "lava-local: JOBS not a number" "JOBS=many" env JOBS=many runner/export/lava-local.sh
 fast_error "mutants: KERNEL unknown" "KERNEL=debian-9.9: unknown" \
 	env -u KDIR KERNEL=debian-9.9 runner/validate/mutants.sh
+fast_error "mutation: MUTATION_WORK relative" "MUTATION_WORK=work: not an absolute path" \
+	env MUTATION_WORK=work runner/validate/mutation.sh
+mkdir -p "$tmp/foreign" && touch "$tmp/foreign/theirs"
+fast_error "mutation: MUTATION_WORK a folder it did not make" "not a folder make mutation made" \
+	env MUTATION_WORK="$tmp/foreign" runner/validate/mutation.sh
 fast_error "series: KDIR missing" "KDIR=/nonexistent/linux: no such directory" \
 	env KDIR=/nonexistent/linux runner/export/series.sh "$tmp/series"
 fast_error "EXPECT missing" "EXPECT=/nonexistent/x.txt: no such file" \

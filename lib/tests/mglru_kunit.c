@@ -1087,33 +1087,34 @@ static bool __mglru_shrink_lruvec(struct lruvec *lruvec, struct scan_control *sc
 }
 
 /*
- * One evict_folios() call at @swappiness, as try_to_shrink_lruvec() makes
- * it, with the scan_control the caller filled in.
+ * One batch of eviction at @swappiness, as try_to_shrink_lruvec() asks
+ * evict_folios() for it, with the scan_control the caller filled in.
  */
-static void mglru_evict(struct kunit *test, struct lruvec *lruvec, struct scan_control *sc,
-			int swappiness)
+static void mglru_evict_once(struct kunit *test, struct lruvec *lruvec,
+			     struct scan_control *sc, int swappiness)
 {
 	struct reclaim_state rs = {};
 
 	set_task_reclaim_state(current, &rs);
-	evict_folios(MAX_LRU_BATCH, lruvec, sc, swappiness);
+	evict_folios(MIN_LRU_BATCH, lruvec, sc, swappiness);
 	clear_mm_walk();
 	set_task_reclaim_state(current, NULL);
 	mglru_root_lru_check(test, "after a pass of reclaim");
 }
 
-static bool __mglru_shrink_file(struct mglru_folios *f, struct scan_control *sc)
+static bool mglru_shrink_lruvec(struct kunit *test, struct lruvec *lruvec,
+				struct scan_control *sc)
 {
-	return __mglru_shrink_lruvec(f->lruvec, sc);
+	bool need_rotate = __mglru_shrink_lruvec(lruvec, sc);
+
+	mglru_root_lru_check(test, "after a pass of reclaim");
+	return need_rotate;
 }
 
 static bool mglru_shrink_file(struct kunit *test, struct mglru_folios *f,
 			      struct scan_control *sc)
 {
-	bool need_rotate = __mglru_shrink_file(f, sc);
-
-	mglru_root_lru_check(test, "after a pass of reclaim");
-	return need_rotate;
+	return mglru_shrink_lruvec(test, f->lruvec, sc);
 }
 
 /*
@@ -1193,10 +1194,10 @@ static void mglru_test_evict_counts_writeback(struct kunit *test)
 }
 
 /*
- * The same in batches: a pass isolates at most MIN_LRU_BATCH pages a
- * batch, and sc->nr adds up every batch of the pass. Half the folios make
- * a batch; with generations to spare, a pass with a budget of all of them
- * (priority 0) evicts two batches and does not age.
+ * The same in batches: scan_folios() ends a batch once it has isolated
+ * MIN_LRU_BATCH pages, and sc->nr adds up every batch of the pass. Half
+ * the folios make a batch; with generations to spare, a pass with a
+ * budget of all of them (priority 0) evicts two batches and does not age.
  */
 static void mglru_test_evict_counts_writeback_in_batches(struct kunit *test)
 {
@@ -1204,6 +1205,7 @@ static void mglru_test_evict_counts_writeback_in_batches(struct kunit *test)
 	unsigned long pages = MGLRU_NR_FOLIOS << order;
 	struct scan_control first = {}, second = {};
 	struct mglru_folios *f;
+	unsigned long max_seq;
 	int i;
 
 	mglru_root_lru(test);
@@ -1212,8 +1214,11 @@ static void mglru_test_evict_counts_writeback_in_batches(struct kunit *test)
 	mglru_folios_start_writeback(f);
 	mglru_folios_oldest_of(test, f, MAX_NR_GENS);
 	KUNIT_ASSERT_EQ(test, lruvec_evictable_size(f->lruvec, 0), pages);
+	max_seq = READ_ONCE(f->lruvec->lrugen.max_seq);
 	mglru_shrink_file(test, f, &first);
 
+	KUNIT_ASSERT_EQ_MSG(test, READ_ONCE(f->lruvec->lrugen.max_seq), max_seq,
+			    "the pass aged: its batches were not the two of the case");
 	for (i = 0; i < MGLRU_NR_FOLIOS; i++)
 		KUNIT_ASSERT_TRUE_MSG(test, folio_test_reclaim(f->folio[i]),
 				      "folio %d was not marked for immediate reclaim", i);
@@ -1286,9 +1291,10 @@ static void mglru_test_evict_culls_mlocked(struct kunit *test)
 }
 
 /*
- * Dirty anon folios that reclaim may not write (no __GFP_IO): a pass at
- * MAX_SWAPPINESS isolates anon, and shrink_folio_list() keeps them
- * inactive; dirty, they get no retry.
+ * Dirty swap-backed folios, unmapped and in no swap cache, that reclaim
+ * may not write (GFP_NOIO, no may_writepage): a pass at MAX_SWAPPINESS
+ * isolates anon, and shrink_folio_list() keeps them inactive, as
+ * may_enter_fs() refuses them; dirty, they get no retry.
  */
 static void mglru_test_evict_keeps_dirty_anon_without_io(struct kunit *test)
 {
@@ -1309,7 +1315,7 @@ static void mglru_test_evict_keeps_dirty_anon_without_io(struct kunit *test)
 		mglru_age_once(f->lruvec, 1);
 	mglru_folios_in_oldest(test, f, LRU_GEN_ANON);
 
-	mglru_evict(test, f->lruvec, &sc, MAX_SWAPPINESS);
+	mglru_evict_once(test, f->lruvec, &sc, MAX_SWAPPINESS);
 
 	/* (the dirty count is of file folios only) */
 	KUNIT_EXPECT_EQ(test, sc.nr.taken, MGLRU_NR_FOLIOS);
@@ -1348,27 +1354,28 @@ static void mglru_test_evict_puts_rejected_clean_second_youngest(struct kunit *t
  * The same with generations to spare (MAX_NR_GENS of them): a rejected
  * folio that was referenced goes back one above the oldest, where
  * lru_gen_folio_seq() puts it, not to the second youngest. A budget of the
- * case's folios alone (16 evictable at priority 1) leaves the ones below
- * them in the oldest generation, which so stays the oldest.
+ * case's referenced folios alone (16 evictable at priority 1) leaves the
+ * folios added after them in the oldest generation, which so stays the
+ * oldest.
  */
 static void mglru_test_evict_puts_rejected_referenced_above_oldest(struct kunit *test)
 {
 	struct scan_control sc = { .priority = 1 };
-	struct mglru_folios *f, *below;
+	struct mglru_folios *f, *unreached;
 	unsigned long min_seq, max_seq;
 	int i;
 
 	mglru_root_lru(test);
 	f = mglru_folios_alloc(test, false, 0);
-	below = mglru_folios_alloc(test, false, 0);
-	KUNIT_ASSERT_PTR_EQ(test, f->lruvec, below->lruvec);
+	unreached = mglru_folios_alloc(test, false, 0);
+	KUNIT_ASSERT_PTR_EQ(test, f->lruvec, unreached->lruvec);
 	mglru_drop_empty_gens(f->lruvec, 0);
 	KUNIT_ASSERT_EQ(test, mglru_age_file(f->lruvec, MAX_NR_GENS, 0), MAX_NR_GENS);
 	/* reclaim scans a generation from the folio added first */
 	mglru_folios_add(f);
-	mglru_folios_add(below);
+	mglru_folios_add(unreached);
 	mglru_folios_in_oldest(test, f, LRU_GEN_FILE);
-	mglru_folios_in_oldest(test, below, LRU_GEN_FILE);
+	mglru_folios_in_oldest(test, unreached, LRU_GEN_FILE);
 	for (i = 0; i < MGLRU_NR_FOLIOS; i++)
 		folio_set_referenced(f->folio[i]);
 	KUNIT_ASSERT_EQ(test, lruvec_evictable_size(f->lruvec, 0) >> sc.priority,
@@ -1383,7 +1390,7 @@ static void mglru_test_evict_puts_rejected_referenced_above_oldest(struct kunit 
 	KUNIT_ASSERT_EQ_MSG(test, READ_ONCE(f->lruvec->lrugen.min_seq[LRU_GEN_FILE]), min_seq,
 			    "the pass emptied the oldest generation");
 	mglru_folios_in_gen(test, f, min_seq + 1, "rejected referenced folios");
-	mglru_folios_in_gen(test, below, min_seq, "folios the pass did not reach");
+	mglru_folios_in_gen(test, unreached, min_seq, "folios the pass did not reach");
 }
 
 static void mglru_plug_flushed(struct blk_plug_cb *cb, bool from_schedule)
@@ -1413,7 +1420,7 @@ static int mglru_shrink_flushes(struct kunit *test, struct mglru_folios *f,
 		blk_finish_plug(&plug);
 		return -1;
 	}
-	__mglru_shrink_file(f, sc);
+	__mglru_shrink_lruvec(f->lruvec, sc);
 	seen = flushes;
 	blk_finish_plug(&plug);
 	mglru_root_lru_check(test, "after a pass of reclaim");
@@ -1592,9 +1599,8 @@ static void mglru_shrink_memcg(struct kunit *test, struct lruvec *lruvec,
 			       struct scan_control *sc)
 {
 	kunit_activate_static_stub(test, root_reclaim, mglru_memcg_reclaim);
-	__mglru_shrink_lruvec(lruvec, sc);
+	mglru_shrink_lruvec(test, lruvec, sc);
 	kunit_deactivate_static_stub(test, root_reclaim);
-	mglru_root_lru_check(test, "after a pass of reclaim");
 }
 
 /*
@@ -1823,8 +1829,7 @@ static void mglru_test_evict_frees_lazyfree(struct kunit *test)
 	direct = mglru_stat(lruvec, PGSTEAL_DIRECT);
 	rotated = mglru_stat(lruvec, PGROTATE_FILE);
 
-	__mglru_shrink_lruvec(lruvec, &sc);
-	mglru_root_lru_check(test, "after a pass of reclaim");
+	mglru_shrink_lruvec(test, lruvec, &sc);
 
 	KUNIT_EXPECT_EQ(test, mglru_lazy_discarded(test, addr, MGLRU_NR_FOLIOS), MGLRU_NR_FOLIOS);
 	KUNIT_EXPECT_EQ(test, sc.nr_reclaimed, MGLRU_NR_FOLIOS);
@@ -1850,7 +1855,7 @@ static void mglru_test_evict_retries_no_mapped_folio(struct kunit *test)
 	unsigned long addr;
 
 	addr = mglru_lazyfree_init(test, MGLRU_NR_FOLIOS, false, &lruvec);
-	mglru_evict(test, lruvec, &sc, 0);
+	mglru_evict_once(test, lruvec, &sc, 0);
 
 	KUNIT_EXPECT_EQ(test, sc.nr.taken, MGLRU_NR_FOLIOS);
 	KUNIT_EXPECT_EQ_MSG(test, sc.nr_scanned, sc.nr.taken,
@@ -2103,6 +2108,31 @@ static void mglru_test_isolate_falls_back_when_nothing_scanned(struct kunit *tes
 			    "isolate_folios() reported the type it did not isolate");
 }
 
+/*
+ * The same through evict_folios(), whose count of what the first type
+ * isolated starts at 0: scan_folios() leaves it untouched for a type with
+ * nothing to evict (MIN_NR_GENS generations), so that at MAX_SWAPPINESS,
+ * anon empty, the batch goes on to file and takes the case's folios.
+ */
+static void mglru_test_evict_falls_back_when_anon_has_no_gen(struct kunit *test)
+{
+	struct scan_control sc = {
+		.gfp_mask = GFP_KERNEL,
+		.reclaim_idx = MAX_NR_ZONES - 1,
+	};
+	struct mglru_folios *f = mglru_folios_init(test, 0);
+
+	mglru_drop_empty_gens(f->lruvec, MAX_SWAPPINESS);
+	KUNIT_ASSERT_EQ(test, get_nr_gens(f->lruvec, LRU_GEN_ANON), MIN_NR_GENS);
+	mglru_folios_in_oldest(test, f, LRU_GEN_FILE);
+
+	mglru_evict_once(test, f->lruvec, &sc, MAX_SWAPPINESS);
+
+	KUNIT_EXPECT_EQ_MSG(test, sc.nr.taken, MGLRU_NR_FOLIOS,
+			    "evict_folios() took %u folios: it did not turn to file",
+			    (unsigned int)sc.nr.taken);
+}
+
 static struct kunit_case mglru_evict_test_cases[] = {
 	KUNIT_CASE(mglru_test_evict_counts_dirty),
 	KUNIT_CASE(mglru_test_evict_counts_writeback),
@@ -2118,6 +2148,7 @@ static struct kunit_case mglru_evict_test_cases[] = {
 	KUNIT_CASE(mglru_test_isolate_keeps_scanned_type),
 	KUNIT_CASE(mglru_test_isolate_takes_the_chosen_type),
 	KUNIT_CASE(mglru_test_isolate_falls_back_when_nothing_scanned),
+	KUNIT_CASE(mglru_test_evict_falls_back_when_anon_has_no_gen),
 	KUNIT_CASE(mglru_test_shrink_evicts_after_aging),
 	KUNIT_CASE(mglru_test_shrink_evicts_after_losing_aging),
 	KUNIT_CASE(mglru_test_shrink_evicts_when_aging_fails),

@@ -29,10 +29,26 @@ if [ -n "${OUT:-}" ] && { [ ! -d "$OUT" ] || [ ! -w "$OUT" ]; }; then
 	die "OUT=$OUT: not a folder this user can write"
 fi
 
-work=${MUTATION_WORK:-$CACHE/mutation/$(tree_name)}
+# MUTATION_WORK: a folder of this user's, new or one this script made
+# (.mglru-mutation), for it removes and replaces what it holds
 builds=$CACHE/build/$(tree_name)/mutation-um
-[ -z "${MUTATION_WORK:-}" ] || builds=$work/build
-mkdir -p "$work" || die "cannot create $work"
+if [ -n "${MUTATION_WORK:-}" ]; then
+	[[ $MUTATION_WORK == /* ]] || die "MUTATION_WORK=$MUTATION_WORK: not an absolute path"
+	[ ! -L "$MUTATION_WORK" ] || die "MUTATION_WORK=$MUTATION_WORK: a symlink"
+	work=$(realpath -m "$MUTATION_WORK")
+	case $work in
+	/ | "$(realpath -m "$HOME")" | "$CACHE") die "MUTATION_WORK=$work: not a folder of its own" ;;
+	esac
+	if [ -e "$work" ]; then
+		{ [ -d "$work" ] && [ -O "$work" ]; } || die "MUTATION_WORK=$work: not a folder of this user's"
+		[ -f "$work/.mglru-mutation" ] || [ -z "$(ls -A "$work")" ] ||
+			die "MUTATION_WORK=$work: not empty, and not a folder make mutation made"
+	fi
+	builds=$work/build
+else
+	work=$CACHE/mutation/$(tree_name)
+fi
+{ mkdir -p "$work" && touch "$work/.mglru-mutation"; } || die "cannot create $work"
 # one run a work folder
 hold_lock "$(tree_name)-mutation-$(echo "$work" | sha1sum | cut -c1-8)"
 phase deps "$SUITE_ROOT/runner/run/deps.sh" mutation || exit 1

@@ -36,23 +36,22 @@ VERDICTS = ('killed', 'timeout', 'survived', 'equivalent', 'nobuild')
 
 
 def load(work):
-    """The mutants, and the verdicts that hold for the suite the run last
-    ran (WORK/tests.current): those of another suite do not count."""
+    """The mutants, and the verdicts that hold for the tree, the unmutated
+    files, the test file and the kunitconfig of the run (WORK/tree.stamp):
+    those of another stamp do not count, nor errors."""
     with open(os.path.join(work, 'mutants.json')) as f:
         data = json.load(f)
-    with open(os.path.join(work, 'tests.current')) as f:
-        tests = f.read().strip()
+    with open(os.path.join(work, 'tree.stamp')) as f:
+        key = f.read().strip()
     res = {}
     path = os.path.join(work, 'results.jsonl')
     if os.path.exists(path):
         with open(path) as f:
             for line in f:
                 r = json.loads(line)
-                if r['verdict'] == 'error':
-                    continue
-                if r['verdict'] in ('equivalent', 'nobuild') or r['tests'] == tests:
+                if r['verdict'] != 'error' and r.get('key') == key:
                     res[r['id']] = r  # the last verdict of a mutant counts
-    return data, res, tests
+    return data, res, key
 
 
 def reasons(path):
@@ -123,8 +122,8 @@ def main():
              f'wall time {sum(secs) / 3600:.1f} h over {len(secs)} mutants'
              + (f'; a run (build, link, boot) median {statistics.median(runs):.0f} s, '
                 f'max {max(runs):.0f} s' if runs else ''),
-             f'kills and survivals of the suite {current} (test file and kunitconfig); '
-             'no-builds and equivalents hold for any']
+             f'every verdict of the stamp {current} (tree, unmutated files, test file and '
+             'kunitconfig)']
     survivors = [m for m in chosen if res.get(m['id'], {}).get('verdict') == 'survived']
     unexplained = [m for m in survivors if not why_of(why, m)]
     notes.append(f'{len(survivors)} survivors, {len(unexplained)} without a reason')

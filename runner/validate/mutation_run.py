@@ -17,23 +17,28 @@ random part of each stratum:
   equivalent  every object the mutated file goes into is identical to the
               unmutated one (trivial compiler equivalence): no run;
   killed      a case that passes on the unmutated tree fails, or the
-              kernel dies before the last case;
-  timeout     the run did not end within the time limit;
-  survived    every such case passes;
-  error       the kernel printed nothing (the host, not the mutant): not
-              counted, and run again.
+              kernel dies (panics, oopses) before its last case: what
+              kunit.py run reports as a failure. A case that skips is not
+              a failure, to kunit.py as here;
+  timeout     the run did not end within the time limit (over ten times
+              the unmutated run, and 20 s at least);
+  survived    every such case passes or skips;
+  error       the host's failure, not the mutant's: the kernel printed
+              nothing, was killed by a signal it did not raise, or ended
+              short of its last case without dying of its own; or its log
+              did not parse. Not counted, and run again.
 
-A verdict that a change of the suite can move (killed, timeout, survived)
-is tied to the hash of the test file and the kunitconfig, written to
-WORK/tests.current: one of another suite runs again. The mutated file is
-put back after every mutant, and before the first one (a run killed
-halfway leaves no mutant behind); SIGTERM ends the run as Ctrl-C does,
-the UML kernel and the mutated file with it.
+Every verdict is tied to WORK/tree.stamp, which mutation.sh writes: a hash
+of the tree, the unmutated files, the test file and the kunitconfig. A
+verdict of another stamp does not count, and the mutant runs again. The
+mutated file is put back after every mutant, and before the first one,
+with the objects built from it (a run killed halfway leaves no mutant
+behind, in the tree or in the build); SIGTERM ends the run as Ctrl-C does,
+make, the UML kernel and the mutated file with it.
 """
 
 import argparse
 import glob
-import hashlib
 import json
 import os
 import random
@@ -47,7 +52,9 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'
 from run.kunit_cases import kunit_cases  # noqa: E402
 
 FILTER = 'mglru*'
-TEST_FILE = 'lib/tests/mglru_kunit.c'
+# how the kernel dies of its own, in a UML log
+DEATH = ('Kernel panic', 'BUG: ', 'kernel BUG at', 'Oops', 'general protection fault', 'Segfault with no mm',
+         'Kernel mode fault', 'Kernel mode signal')
 
 
 def log(msg):
@@ -66,19 +73,25 @@ class Runner:
         with open(os.path.join(self.work, 'mutants.json')) as f:
             self.data = json.load(f)
         self.files = sorted({m['file'] for m in self.data['mutants']})
-        h = hashlib.sha1()
-        for path in (os.path.join(self.tree, TEST_FILE), self.kunitconfig):
-            with open(path, 'rb') as f:
-                h.update(f.read())
-        self.tests = h.hexdigest()[:12]
+        try:
+            with open(os.path.join(self.work, 'tree.stamp')) as f:
+                self.key = f.read().strip()
+        except OSError as e:
+            sys.exit(f'mutation_run.py: no tree stamp in {self.work}: {e}')
+        if not self.key:
+            sys.exit(f'mutation_run.py: an empty tree stamp in {self.work}')
 
     # -- the tree --------------------------------------------------------
     def put_back(self):
-        """Put the unmutated files back in the tree."""
+        """Put the unmutated files back in the tree, and drop the objects
+        built from them, which a run stopped halfway may have built from a
+        mutant after its file was put back."""
         for rel in self.files:
             if not os.path.exists(os.path.join(self.pristine, rel)):
                 sys.exit(f'mutation_run.py: no unmutated copy of {rel} in {self.pristine}')
             self.restore(rel)
+            for obj in self.objects(rel):
+                os.remove(os.path.join(self.build, obj))
 
     def write(self, rel, lines):
         """Replace rel in the tree (a new file with a new mtime)."""
@@ -101,13 +114,21 @@ class Runner:
         cmd = ['make', 'ARCH=um', f'O={self.build}', f'-j{self.jobs}',
                'CC=ccache gcc'] + targets
         with open(logfile, 'a') as out:
-            return subprocess.run(cmd, cwd=self.tree, stdout=out, stderr=subprocess.STDOUT,
-                                  stdin=subprocess.DEVNULL).returncode == 0
+            p = subprocess.Popen(cmd, cwd=self.tree, stdout=out, stderr=subprocess.STDOUT,
+                                 stdin=subprocess.DEVNULL, start_new_session=True)
+            try:
+                return p.wait() == 0
+            finally:
+                # a run stopped halfway: make's compilers too
+                if p.poll() is None:
+                    os.killpg(p.pid, signal.SIGKILL)
+                    p.wait()
 
     def objects(self, rel):
         """The objects of the build that rel goes into."""
         if rel.endswith('.c'):
-            return [rel[:-2] + '.o']
+            obj = rel[:-2] + '.o'
+            return [obj] if os.path.exists(os.path.join(self.build, obj)) else []
         out = []
         for cmd in glob.glob(os.path.join(self.build, '**', '.*.o.cmd'), recursive=True):
             with open(cmd, errors='replace') as f:
@@ -128,7 +149,9 @@ class Runner:
 
     # -- the run ---------------------------------------------------------
     def run_kunit(self, name, timeout):
-        """('ok'|'timeout', {case: status}) of one boot of the UML kernel."""
+        """(state, {case: status}) of one boot of the UML kernel: state
+        'ok' (it ran to its end), 'timeout', 'died' (it died of its own
+        before its last case) or 'error' (see the module's comment)."""
         raw = os.path.join(self.logs, name + '.log')
         with open(raw, 'w') as out:
             p = subprocess.Popen([os.path.join(self.build, 'linux'), 'kunit.filter_glob=' + FILTER,
@@ -136,8 +159,10 @@ class Runner:
                                  stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT,
                                  cwd=self.build, start_new_session=True)
             try:
-                p.wait(timeout=timeout)
-                state = 'ok'
+                # UML exits 0 on halt and on its own panic; a signal it
+                # did not raise (the host's OOM killer, a full /dev/shm) is not
+                # the mutant's
+                state = 'ok' if p.wait(timeout=timeout) >= 0 else 'error'
             except subprocess.TimeoutExpired:
                 state = 'timeout'
             finally:
@@ -147,18 +172,26 @@ class Runner:
                 except ProcessLookupError:
                     pass
                 p.wait()
+        if state != 'ok':
+            return state, {}
         js = os.path.join(self.logs, name + '.json')
+        if os.path.exists(js):
+            os.remove(js)
+        # kunit.py parse exits 1 on a failed case: its JSON tells the rest
         subprocess.run([sys.executable, 'tools/testing/kunit/kunit.py', 'parse', '--json=' + js,
                         raw], cwd=self.tree, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         try:
             cases = kunit_cases(js)
         except (OSError, ValueError):
-            cases = {}
-        if state == 'ok' and not cases:
-            with open(raw, errors='replace') as f:
-                # the kernel started and died before its first case: the mutant's doing
-                state = 'died' if 'Linux version' in f.read() else 'error'
-        return state, cases
+            return 'error', {}
+        with open(raw, errors='replace') as f:
+            text = f.read()
+        if any(d in text for d in DEATH):
+            return 'died', cases
+        if not cases or set(self.passing) - set(cases):
+            # short of its last case, without dying of its own
+            return 'error', cases
+        return 'ok', cases
 
     def baseline(self):
         log(f'worker {self.worker}: building the unmutated tree')
@@ -175,6 +208,7 @@ class Runner:
             for obj in self.objs[rel]:
                 self.orig[obj] = self.stripped(obj)
         runs = []
+        self.passing = set()
         for i in range(2):
             t0 = time.time()
             state, cases = self.run_kunit(f'baseline-{self.worker}.{i}', 600)
@@ -183,7 +217,7 @@ class Runner:
             if state != 'ok' or not passing:
                 sys.exit('mutation_run.py: the unmutated suite did not run to its end')
             self.passing = passing if i == 0 else self.passing & passing
-        self.timeout = max(60, 5 * max(runs))
+        self.timeout = max(20, 10 * max(runs))
         log(f'worker {self.worker}: {len(self.passing)} cases pass, a run takes {max(runs):.0f} s, '
             f'timeout {self.timeout:.0f} s')
 
@@ -209,25 +243,24 @@ class Runner:
             self.restore(m['file'])
         if state in ('timeout', 'error'):
             return state, []
+        failed = sorted(c for c in self.passing if cases.get(c) == 'FAIL')
         if state == 'died':
-            return 'killed', ['(the kernel died before its first case)']
-        failed = sorted(c for c in self.passing if cases.get(c) != 'PASS')
+            return 'killed', ['(the kernel died)'] + failed[:4]
         if not failed:
             return 'survived', []
         return 'killed', failed[:5]
 
     def done(self):
-        """{id: record} of the recorded verdicts that still hold."""
+        """{id: record} of the recorded verdicts that hold: of this stamp,
+        and not an error."""
         out = {}
         path = os.path.join(self.work, 'results.jsonl')
         if os.path.exists(path):
             with open(path) as f:
                 for line in f:
                     r = json.loads(line)
-                    if r['verdict'] in ('equivalent', 'nobuild') or r['tests'] == self.tests:
+                    if r.get('key') == self.key and r['verdict'] != 'error':
                         out[r['id']] = r
-                    else:
-                        out.pop(r['id'], None)
         return out
 
     def selection(self, sample, only):
@@ -236,28 +269,31 @@ class Runner:
             unknown = only - {m['id'] for m in ms}
             if unknown:
                 sys.exit(f'mutation_run.py: no such mutant: {" ".join(sorted(unknown))}')
-            return [m for m in ms if m['id'] in only]
-        chosen = [m for m in ms if m['stratum'] == 'census' or m['order'] < sample]
+            chosen = [m for m in ms if m['id'] in only]
+        else:
+            chosen = [m for m in ms if m['stratum'] == 'census' or m['order'] < sample]
         chosen.sort(key=lambda m: m['id'])
         random.Random(self.data['seed']).shuffle(chosen)
         return chosen[self.worker::self.workers]
 
     def run(self, sample, only, limit):
         self.put_back()
-        with open(os.path.join(self.work, 'tests.current'), 'w') as f:
-            f.write(self.tests + '\n')
-        todo = [m for m in self.selection(sample, only) if m['id'] not in self.done()]
-        log(f'worker {self.worker}: {len(todo)} mutants to run (tests {self.tests})')
+        done = self.done()
+        todo = [m for m in self.selection(sample, only) if m['id'] not in done]
+        if limit:
+            # LIMIT is the run's: this worker's share of it
+            todo = todo[:limit // self.workers + (self.worker < limit % self.workers)]
+        log(f'worker {self.worker}: {len(todo)} mutants to run (stamp {self.key})')
         if not todo:
             return
         self.baseline()
         results = os.path.join(self.work, 'results.jsonl')
-        for n, m in enumerate(todo[:limit] if limit else todo):
+        for n, m in enumerate(todo):
             t0 = time.time()
             verdict, failed = self.judge(m)
             secs = round(time.time() - t0, 1)
             rec = {'id': m['id'], 'verdict': verdict, 'secs': secs, 'failed': failed,
-                   'tests': self.tests}
+                   'key': self.key}
             with open(results, 'a') as f:
                 f.write(json.dumps(rec) + '\n')
             log(f'{self.worker}: {n + 1}/{len(todo)} {verdict:10s} {m["func"]}:{m["line"]} {m["new"].strip()[:60]} '
