@@ -25,7 +25,8 @@
 #   REPEAT=N          run each kselftest N times (detection rates)
 #   LRU_MODE=mglru    run the kselftests in one LRU mode (mglru|classic; -m
 #                     through the runner's KSELFTEST_<TEST>_ARGS)
-#   A=, B=            two results folders for `make compare`; OUT= its picture
+#   A=, B=            two results folders for `make compare`; OUT= its picture;
+#   EQUIVALENT="m=b"  and a TOST that B's metric m is within b (or b% of A's median)
 #                     (default B's compare.svg)
 #   R=, KCIDB_ORIGIN= results folder (default results/latest) and KCIDB
 #                     origin for `make kcidb`
@@ -36,8 +37,9 @@
 #   MATRIX_ROWS="t"   `make matrix`: only these rows of expectations/matrix.txt
 #   SAMPLE, LIMIT,    `make mutation`: how many of the rest join the census
 #   WORKERS,          (300), stop after N mutants (a rerun goes on), mutants
-#   MUTATION_IDS      at a time (2), only these ids; OUT=<dir> the report
-#                     tables (doc/kunit.rst, "Mutation score")
+#   MUTATION_IDS,     at a time (2), only these ids; the work folder (an
+#   MUTATION_WORK     absolute path: new, or one make mutation made); OUT=<dir>
+#                     the report tables (doc/kunit.rst, "Mutation score")
 #   KILLS=N           `make selftest-check`: the first N kill times per test
 #   BOOTS, FLIPS,     `make emulator-stress`: BOOTS boots (20), each switching
 #   MITIGATION        MGLRU off and on FLIPS times (1000) under load; MITIGATION
@@ -62,7 +64,7 @@
 
 JOBS ?= $(shell nproc)
 export KERNEL KDIR EXPECT GUEST ARCH ACCEL JOBS MEM CPUS HZ TESTS REPEAT LRU_MODE KUNIT_ARCH KUNIT_SANITIZE VARIANT CACHE \
-	RESULTS MATRIX_ROWS SAMPLE LIMIT MUTATION_IDS MUTATION_WORK WORKERS OUT KILLS BOOTS FLIPS MITIGATION PROVOKE_FLIPS TCG_THREAD
+	RESULTS EQUIVALENT MATRIX_ROWS SAMPLE LIMIT MUTATION_IDS MUTATION_WORK WORKERS OUT KILLS BOOTS FLIPS MITIGATION PROVOKE_FLIPS TCG_THREAD
 export LAVA_JOBS_DIR LAVA_KERNEL_URL LAVA_ROOTFS_URL LAVA_MODULES_URL \
 	LAVA_TESTDEF_REPO LAVA_TESTDEF_REVISION LAVA_KSELFTEST_DIR LAVA_COMPARE
 
@@ -105,7 +107,8 @@ kunit-guest:
 PY = "$${CACHE:-$$HOME/.cache/mglru-suite}/venv/bin/python3"
 
 compare:
-	@$(PY) runner/validate/compare.py "$(A)" "$(B)" $(if $(OUT),--svg "$(OUT)")
+	@$(PY) runner/validate/compare.py "$(A)" "$(B)" $(if $(OUT),--svg "$(OUT)") \
+		$(foreach e,$(EQUIVALENT),--equivalent "$(e)")
 
 kcidb:
 	@$(PY) runner/export/kcidb.py "$(or $(R),results/latest)" \

@@ -14,7 +14,8 @@
 # - a binary metric (dd_completed, oom_kill) is never Welch's;
 # - a line that cannot reach p < 0.01 (one run a side; 4 runs a side for
 #   Fisher) says "too few runs".
-# The verdicts and exit codes are kept; compare.svg and the sweep's
+# --equivalent: two one-sided tests (TOST) show B within a bound of A, or
+# do not. The verdicts and exit codes are kept; compare.svg and the sweep's
 # picture (runner/run/plots.py) are SVG. Each check has a control: the same
 # table, broken by sed, must fail it.
 # shellcheck disable=SC2317 # (the check_* functions are called through check)
@@ -190,6 +191,82 @@ expect_rc 1 "compare: an unknown test in runner/selftests.txt is an error" \
 	"$py" "$tmp/suite/runner/validate/compare.py" --no-svg "$tmp/a" "$tmp/b"
 grep -q '^mglru: error: .*selftests.txt:[0-9]*: oom_kill:ttest: expected <metric>:<test>' \
 	"$tmp/out" || { echo "FAIL: no error naming oom_kill:ttest"; rc=1; }
+
+# equivalence (TOST): refault_file of ten runs a side, B one above A
+# (equivalent within 10 % of A's median), or fifty above (not shown);
+# max_dirty_mib of the equal runs by Welch's, its p as two one-sided t-tests
+# by hand; a count has no TOST
+mkdir "$tmp/near" "$tmp/base" "$tmp/far"
+for i in $(seq 10); do
+	for d in base:100 near:101 far:150; do
+		sed -e "s/classic refault_file=.*/classic refault_file=$((${d#*:} + i))/" \
+			-e 's/^# not ok 2 readahead_refault_classic/# ok 2 readahead_refault_classic/' \
+			"$fx/pass/kselftest-readahead_refault.ktap" >"$tmp/${d%:*}/kselftest-readahead_refault.r$i.ktap"
+	done
+done
+for d in near base far; do
+	runner/run/summary.py "$tmp/$d" >/dev/null
+done
+# equivalent FILE TEST MODE METRIC TEXT: the metric's TOST line ends with TEXT
+equivalent()
+{
+	local line
+	line=$(sed -n '/^equivalence (TOST)/,$p' "$1" | awk -v t="$2" -v m="$3" -v k="$4" \
+		'$1 == t && $2 == m && $3 == k { print; exit }')
+	[[ $line == *"$5" ]] || { echo "FAIL: TOST $2 $3 $4: expected '... $5', got '$line'"; return 1; }
+}
+check_near() { equivalent "$1" readahead_refault classic refault_file " equivalent"; }
+check_far() { equivalent "$1" readahead_refault classic refault_file " not shown"; }
+check_count()
+{
+	equivalent "$1" dirty_throttle classic oom_kill "fisher a count: no TOST" &&
+		equivalent "$1" dirty_throttle classic max_dirty_mib " not shown"
+}
+expect_rc 0 "compare --equivalent: B one above A, ten runs a side" \
+	"$py" runner/validate/compare.py --no-svg --equivalent refault_file=10% "$tmp/base" "$tmp/near"
+cp "$tmp/out" "$tmp/near.out"
+check check_near "$tmp/near.out" '/^readahead_refault  classic  refault_file /s/ equivalent$/ not shown/' \
+	"B within 10 % of A is equivalent (TOST, Mann-Whitney)"
+expect_rc 0 "compare --equivalent: B fifty above A" \
+	"$py" runner/validate/compare.py --no-svg --equivalent refault_file=10% "$tmp/base" "$tmp/far"
+cp "$tmp/out" "$tmp/far.out"
+check check_far "$tmp/far.out" '/^readahead_refault  classic  refault_file /s/ not shown$/ equivalent/' \
+	"B fifty above A is not shown equivalent within 10 %"
+expect_rc 0 "compare --equivalent: a count, and a Welch line" \
+	"$py" runner/validate/compare.py --no-svg --all --equivalent oom_kill=1 \
+	--equivalent max_dirty_mib=1 "$tmp/a" "$tmp/b"
+cp "$tmp/out" "$tmp/count.out"
+check check_count "$tmp/count.out" 's/a count: no TOST/ 0.01 0.01 equivalent/' \
+	"a count has no TOST; max_dirty_mib's 4 runs a side do not show 1 MiB"
+if "$py" - "$tmp/a" "$tmp/b" <<'PY'; then
+import json, statistics, sys
+sys.path.insert(0, 'runner')
+from scipy import stats
+from run.summary import runs_of
+from validate import compare
+side = []
+for d in sys.argv[1:]:
+    t = {(x['test'], x['mode']): x for x in json.load(open(d + '/summary.json'))['kselftest']}
+    side.append([r['max_dirty_mib'] for r in runs_of(t[('dirty_throttle', 'classic')])])
+a, b = side
+# Welch's two one-sided tests by hand: t on each shifted difference
+d, bound = statistics.fmean(b) - statistics.fmean(a), 10.0
+va, vb = statistics.variance(a) / len(a), statistics.variance(b) / len(b)
+se = (va + vb) ** 0.5
+df = (va + vb) ** 2 / (va ** 2 / (len(a) - 1) + vb ** 2 / (len(b) - 1))
+want = max(stats.t.sf((d + bound) / se, df), stats.t.cdf((d - bound) / se, df))
+got, _ = compare.tost('welch', a, b, bound)
+sys.exit(int(abs(got - want) > 1e-9 * max(1, want)))
+PY
+	echo "ok   compare: Welch's TOST p as two one-sided t-tests by hand"
+else
+	echo "FAIL: compare.tost() is not Welch's two one-sided tests"
+	rc=1
+fi
+expect_rc 1 "compare --equivalent: a bound that is not a number" \
+	"$py" runner/validate/compare.py --no-svg --equivalent refault_file=ten "$tmp/base" "$tmp/near"
+grep -q '^mglru: error: --equivalent refault_file=ten: expected METRIC=BOUND' "$tmp/out" ||
+	{ echo "FAIL: no error naming refault_file=ten"; rc=1; }
 
 # the verdicts and exit codes: swappiness_sweep mglru passes in B, fails in A;
 # a run against itself differs in nothing

@@ -13,9 +13,19 @@ else Welch's). The p-values are corrected together (Holm-Bonferroni) and
 runs could give p < 0.01 (the test's smallest p is on A's runs all below
 B's; Welch's needs 2 runs a side), and such a line is left out of the
 correction; 'n/a' when the runs do not vary. Writes compare.svg
-(runner/run/plots.py) into B's folder unless told otherwise. The last line is
-the verdict: 'regressed' when a test point passed in A and fails in B (exit
-1), otherwise 'improved', 'same verdicts' (exit 0).
+(runner/run/plots.py) into B's folder unless told otherwise.
+
+--equivalent METRIC=BOUND (BOUND a number, or a percentage of A's median)
+asks the other question, whether B's runs lie within BOUND of A's: for
+each line of METRIC, two one-sided tests (TOST), each by the line's test
+with B's runs shifted by the bound (Mann-Whitney U or Welch's t; a count,
+Fisher's, has none), corrected together (Holm) and 'equivalent' at an
+adjusted p < 0.05, the usual level of an equivalence test (a 90 %
+interval within the bound). Not shown is not "different": too few runs
+or too wide a spread fail to show it too.
+
+The last line is the verdict: 'regressed' when a test point passed in A
+and fails in B (exit 1), otherwise 'improved', 'same verdicts' (exit 0).
 
 Needs scipy and matplotlib: run it with the project venv's Python,
 $CACHE/venv/bin/python3 (what `make compare` does)."""
@@ -34,10 +44,12 @@ from run.summary import numeric, runs_of  # noqa: E402
 from tables import key_metrics, stat_test  # noqa: E402
 
 ALPHA = 0.01
+ALPHA_EQ = 0.05  # an equivalence test's level
 W = 10  # a value column's width
 
 try:
     from scipy.stats import fisher_exact, mannwhitneyu, ttest_ind
+    from scipy.special import comb
 except ImportError:
     ttest_ind = None
 
@@ -105,6 +117,97 @@ def p_value(test, a, b):
         varies = len(set(a + b)) > 1
     p = TESTS[test](a, b) if varies else math.nan
     return (None, 'n/a') if math.isnan(p) else (p, '')
+
+
+def one_sided(test, a, b, alternative):
+    """TEST's one-sided p that b lies 'less' or 'greater' than a."""
+    if test == 'mwu':
+        return float(mannwhitneyu(b, a, alternative=alternative).pvalue)
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore', RuntimeWarning)
+        return float(ttest_ind(b, a, equal_var=False, alternative=alternative).pvalue)
+
+
+def tost(test, a, b, bound):
+    """(p, note): the two one-sided tests' p that B's runs lie within
+    +-bound of A's (the larger of the two), or None and why there is none."""
+    if test not in ('mwu', 'welch'):
+        return None, 'a count: no TOST'
+    n1, n2 = len(a), len(b)
+    # the smallest one-sided p: Welch's needs 2 runs a side, Mann-Whitney's
+    # is one ordering of C(n1 + n2, n1)
+    if min(n1, n2) < 2 or (test == 'mwu' and 1 / comb(n1 + n2, n1) >= ALPHA_EQ):
+        return None, 'too few runs'
+    if test == 'welch' and statistics.pvariance(a) == 0 and statistics.pvariance(b) == 0:
+        return (0.0, '') if abs(statistics.fmean(b) - statistics.fmean(a)) < bound else (1.0, '')
+    lower = one_sided(test, a, [v + bound for v in b], 'greater')
+    upper = one_sided(test, a, [v - bound for v in b], 'less')
+    return max(lower, upper), ''
+
+
+def parse_bounds(specs):
+    """{metric: (value, relative)} of --equivalent METRIC=BOUND[%]."""
+    out = {}
+    for spec in specs:
+        metric, _, bound = spec.partition('=')
+        rel = bound.endswith('%')
+        try:
+            value = float(bound[:-1] if rel else bound)
+        except ValueError:
+            value = -1.0
+        if not metric or value <= 0 or not math.isfinite(value):
+            sys.exit(f'mglru: error: --equivalent {spec}: expected METRIC=BOUND, '
+                     'BOUND a positive number or percentage (e.g. p99_us=10%)')
+        out[metric] = (value, rel)
+    return out
+
+
+def equivalence(rows, bounds):
+    """The TOST lines of the metrics of bounds: dicts as rows_of()'s."""
+    out = []
+    for r in rows:
+        pan = r.get('panel')
+        if not pan or pan['metric'] not in bounds:
+            continue
+        value, rel = bounds[pan['metric']]
+        a, b = pan['a'], pan['b']
+        ma = statistics.median(a) if a else 0
+        bound = value / 100 * abs(ma) if rel else value
+        if bound <= 0:
+            p, note = None, "A's median is 0: no relative bound"
+        else:
+            p, note = tost(r['method'], a, b, bound)
+        out.append({'name': (pan['test'], pan['mode'], pan['metric']), 'bound': bound,
+                    'spec': f'{value:g}{"%" if rel else ""}', 'a': ma,
+                    'b': statistics.median(b) if b else None, 'method': r['method'],
+                    'p': p, 'note': note})
+    return out
+
+
+def print_equivalence(lines):
+    tested = [x for x in lines if x['p'] is not None]
+    for x, adj in zip(tested, holm([x['p'] for x in tested])):
+        x['adj'] = adj
+    print()
+    print(f'equivalence (TOST): B within the bound of A, two one-sided tests, Holm over'
+          f' the {len(tested)} tested line(s); equivalent at Holm p < {ALPHA_EQ:g}')
+    print(f"{'test':<18} {'mode':<8} {'metric':<16} {'bound':>{W}} {'A median':>{W}}"
+          f" {'B median':>{W}}  method       p  Holm p")
+    for x in lines:
+        name = x['name']
+        bound = fmt(x['bound']) + (f' ({x["spec"]})' if x['spec'].endswith('%') else '')
+        line = (f'{name[0]:<18} {name[1]:<8} {name[2]:<16} '
+                f'{bound:>{W}} '
+                f'{fmt(x["a"]):>{W}} {fmt(x["b"]) if x["b"] is not None else "-":>{W}}  {x["method"]:<6} ')
+        if x['p'] is None:
+            line += x['note']
+        else:
+            line += (f'{x["p"]:>7.2g} {x["adj"]:>7.2g} '
+                     f'{"equivalent" if x["adj"] < ALPHA_EQ else "not shown"}')
+        print(line.rstrip())
+    shown = sum(1 for x in tested if x['adj'] < ALPHA_EQ)
+    print(f'equivalent: {shown} of {len(lines)} line(s) within their bound'
+          f' (Holm p < {ALPHA_EQ:g})')
 
 
 def holm(ps):
@@ -193,7 +296,11 @@ def main():
                     help='every metric, not only the key metrics of runner/selftests.txt')
     ap.add_argument('--svg', help="the picture's file (default: compare.svg in B's folder)")
     ap.add_argument('--no-svg', action='store_true', help='no picture')
+    ap.add_argument('--equivalent', action='append', default=[], metavar='METRIC=BOUND',
+                    help="test that B's METRIC lies within BOUND (a number, or N%% of A's "
+                         'median) of A\'s (TOST); repeatable')
     args = ap.parse_args()
+    bounds = parse_bounds(args.equivalent)
     if ttest_ind is None:
         sys.exit('mglru: error: compare.py needs scipy and matplotlib (runner/requirements.txt):'
                  " run it with the venv's Python, $CACHE/venv/bin/python3"
@@ -233,6 +340,13 @@ def main():
               f' (Holm p < {ALPHA:g})')
     else:
         print(f'significant: too few runs (no line could reach p < {ALPHA:g})')
+    if bounds:
+        lines = equivalence(rows, bounds)
+        missing = sorted(set(bounds) - {x['name'][2] for x in lines})
+        if missing:
+            sys.exit(f'mglru: error: --equivalent: no line of {" ".join(missing)} in'
+                     ' these runs (a key metric, or every metric with --all)')
+        print_equivalence(lines)
     for name, side in ((name_a, a), (name_b, b)):
         lost = sorted('_'.join(filter(None, k)) for k in side if side[k].get('verdict') == 'ERROR')
         if lost:
