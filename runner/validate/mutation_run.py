@@ -159,10 +159,8 @@ class Runner:
                                  stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT,
                                  cwd=self.build, start_new_session=True)
             try:
-                # UML exits 0 on halt and on its own panic; a signal it
-                # did not raise (the host's OOM killer, a full /dev/shm) is not
-                # the mutant's
-                state = 'ok' if p.wait(timeout=timeout) >= 0 else 'error'
+                rc = p.wait(timeout=timeout)
+                state = 'ok'
             except subprocess.TimeoutExpired:
                 state = 'timeout'
             finally:
@@ -174,6 +172,14 @@ class Runner:
                 p.wait()
         if state != 'ok':
             return state, {}
+        with open(raw, errors='replace') as f:
+            text = f.read()
+        # a UML kernel that panics ends by a signal of its own (SIGABRT); one
+        # that did not (the host's OOM killer, a full /dev/shm) is not the
+        # mutant's doing
+        died = any(d in text for d in DEATH)
+        if rc < 0 and not died:
+            return 'error', {}
         js = os.path.join(self.logs, name + '.json')
         if os.path.exists(js):
             os.remove(js)
@@ -183,10 +189,8 @@ class Runner:
         try:
             cases = kunit_cases(js)
         except (OSError, ValueError):
-            return 'error', {}
-        with open(raw, errors='replace') as f:
-            text = f.read()
-        if any(d in text for d in DEATH):
+            return ('died' if died else 'error'), {}
+        if died:
             return 'died', cases
         if not cases or set(self.passing) - set(cases):
             # short of its last case, without dying of its own
