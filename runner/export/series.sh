@@ -49,7 +49,8 @@ check_inputs KDIR KERNEL
 # (diff.noprefix, format.signature, a commit template, ...).
 export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null LC_ALL=C
 
-# The kernel files in the baseline: those the series changes, then those
+# The kernel files in the baseline: those the series changes or its RFCs
+# may (the memcg charge path: mm/memcontrol.c and its header), then those
 # scripts/checkpatch.pl reads: the top-level files its top_of_kernel_tree()
 # looks for, get_maintainer.pl for its "obsolete" check, MGLRU's headers for
 # its CamelCase check (it takes the known names from include/). Not
@@ -61,6 +62,7 @@ export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null LC_ALL=C
 BASE_FILES=(
 	MAINTAINERS
 	mm/Kconfig
+	mm/memcontrol.c
 	mm/vmscan.c
 	tools/testing/selftests/Makefile
 	Documentation/mm/multigen_lru.rst
@@ -69,6 +71,7 @@ BASE_FILES=(
 	scripts/spelling.txt
 	scripts/const_structs.checkpatch
 	scripts/get_maintainer.pl
+	include/linux/memcontrol.h
 	include/linux/mm_inline.h
 	include/linux/mmzone.h
 	tools/testing/selftests/mm/.gitignore
