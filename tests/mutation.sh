@@ -18,7 +18,7 @@ cd "$(dirname "$0")/.." || exit 1
 check_inputs KDIR KERNEL JOBS
 work=$CACHE/check/mutation
 # a work folder of make mutation's, which it may empty
-{ mkdir -p "$work" && touch "$work/.mglru-mutation"; } || die "cannot create $work"
+{ mkdir -p "$work" && tree_name >"$work/.mglru-mutation"; } || die "cannot create $work"
 runner/run/tree.sh kunit >/dev/null 2>&1 || die "mutation: the KUnit tree cannot be prepared"
 old=$(runner/run/fetch-kernel.sh debian-6.12) || die "mutation: cannot fetch debian-6.12"
 "$VENV/bin/python3" runner/validate/mutation_gen.py "$(tree_dir kunit)" "$old" "$work/gen.json" \

@@ -29,26 +29,32 @@ if [ -n "${OUT:-}" ] && { [ ! -d "$OUT" ] || [ ! -w "$OUT" ]; }; then
 	die "OUT=$OUT: not a folder this user can write"
 fi
 
-# MUTATION_WORK: a folder of this user's, new or one this script made
-# (.mglru-mutation), for it removes and replaces what it holds
+# MUTATION_WORK: a folder of this user's, new or one this script made for
+# the same kernel (.mglru-mutation names it), for it removes and replaces
+# what it holds; no symlink on the way
 builds=$CACHE/build/$(tree_name)/mutation-um
 if [ -n "${MUTATION_WORK:-}" ]; then
 	[[ $MUTATION_WORK == /* ]] || die "MUTATION_WORK=$MUTATION_WORK: not an absolute path"
-	[ ! -L "$MUTATION_WORK" ] || die "MUTATION_WORK=$MUTATION_WORK: a symlink"
 	work=$(realpath -m "$MUTATION_WORK")
+	[ "$work" = "$(realpath -ms "$MUTATION_WORK")" ] ||
+		die "MUTATION_WORK=$MUTATION_WORK: a symlink on the way"
 	case $work in
 	/ | "$(realpath -m "$HOME")" | "$CACHE") die "MUTATION_WORK=$work: not a folder of its own" ;;
 	esac
 	if [ -e "$work" ]; then
 		{ [ -d "$work" ] && [ -O "$work" ]; } || die "MUTATION_WORK=$work: not a folder of this user's"
-		[ -f "$work/.mglru-mutation" ] || [ -z "$(ls -A "$work")" ] ||
+		if [ -f "$work/.mglru-mutation" ]; then
+			[ "$(cat "$work/.mglru-mutation")" = "$(tree_name)" ] ||
+				die "MUTATION_WORK=$work: a folder of make mutation on $(cat "$work/.mglru-mutation")"
+		elif [ -n "$(ls -A "$work")" ]; then
 			die "MUTATION_WORK=$work: not empty, and not a folder make mutation made"
+		fi
 	fi
 	builds=$work/build
 else
 	work=$CACHE/mutation/$(tree_name)
 fi
-{ mkdir -p "$work" && touch "$work/.mglru-mutation"; } || die "cannot create $work"
+{ mkdir -p "$work" && tree_name >"$work/.mglru-mutation"; } || die "cannot create $work"
 # one run a work folder
 hold_lock "$(tree_name)-mutation-$(echo "$work" | sha1sum | cut -c1-8)"
 phase deps "$SUITE_ROOT/runner/run/deps.sh" mutation || exit 1
@@ -70,8 +76,9 @@ stamp=$(cd "$kunit_tree" && for f in .mglru-suite lib/tests/mglru_kunit.c "$SUIT
 	done | sha1sum | cut -c1-12)
 if [ "$(cat "$work/tree.stamp" 2>/dev/null)" != "$stamp" ]; then
 	note "mutation: copying the KUnit tree"
-	rm -rf "$work"/tree.* "$work/pristine"
-	rm -f "$builds".*/.config
+	# and building it afresh: a copied file may be older than an object
+	# of the last tree (ccache keeps the rebuild short)
+	rm -rf "$work"/tree.* "$work/pristine" "$builds".*
 	cp -a "$kunit_tree" "$work/tree.0" || die "cannot copy $kunit_tree"
 	for f in mm/vmscan.c mm/memory.c mm/folio.c mm/swap.c include/linux/mm_inline.h; do
 		[ -f "$work/tree.0/$f" ] || continue
@@ -108,6 +115,8 @@ for ((k = 0; k < workers; k++)); do
 		2> >(tee -a "$work/run.log" >&2) &
 	pids+=($!)
 done
+# Ctrl-C or a SIGTERM stops the workers, which put the mutated files back
+trap 'kill -TERM "${pids[@]}" 2>/dev/null; wait; exit 130' INT TERM
 rc=0
 for p in "${pids[@]}"; do
 	wait "$p" || rc=1

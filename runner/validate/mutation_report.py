@@ -29,29 +29,29 @@ import collections
 import json
 import os
 import statistics
+import sys
 
 from scipy.stats import binomtest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from mutation_run import read_results, verdict_key  # noqa: E402
 
 VERDICTS = ('killed', 'timeout', 'survived', 'equivalent', 'nobuild')
 
 
 def load(work):
-    """The mutants, and the verdicts that hold for the tree, the unmutated
-    files, the test file and the kunitconfig of the run (WORK/tree.stamp):
-    those of another stamp do not count, nor errors."""
+    """The mutants, the verdicts that hold for the run's tree stamp and
+    judge (mutation_run.verdict_key()), and how many of its mutants ended
+    in an error (not counted: run again)."""
     with open(os.path.join(work, 'mutants.json')) as f:
         data = json.load(f)
-    with open(os.path.join(work, 'tree.stamp')) as f:
-        key = f.read().strip()
+    key = verdict_key(work)
     res = {}
-    path = os.path.join(work, 'results.jsonl')
-    if os.path.exists(path):
-        with open(path) as f:
-            for line in f:
-                r = json.loads(line)
-                if r['verdict'] != 'error' and r.get('key') == key:
-                    res[r['id']] = r  # the last verdict of a mutant counts
-    return data, res, key
+    for r in read_results(work):
+        if r.get('key') == key:
+            res[r['id']] = r  # the last verdict of a mutant counts
+    errors = sum(1 for r in res.values() if r['verdict'] == 'error')
+    return data, {i: r for i, r in res.items() if r['verdict'] != 'error'}, key, errors
 
 
 def reasons(path):
@@ -101,7 +101,7 @@ def main():
     ap.add_argument('--out')
     a = ap.parse_args()
     why = reasons(a.reasons)
-    data, res, current = load(a.work)
+    data, res, current, errors = load(a.work)
     ms = data['mutants']
     census = [m for m in ms if m['stratum'] == 'census']
     rest = [m for m in ms if m['stratum'] == 'rest']
@@ -123,7 +123,9 @@ def main():
              + (f'; a run (build, link, boot) median {statistics.median(runs):.0f} s, '
                 f'max {max(runs):.0f} s' if runs else ''),
              f'every verdict of the stamp {current} (tree, unmutated files, test file and '
-             'kunitconfig)']
+             'kunitconfig; judge)'
+             + (f'; {errors} mutants ended in an error of the host, not counted: '
+                'make mutation runs them again' if errors else '')]
     survivors = [m for m in chosen if res.get(m['id'], {}).get('verdict') == 'survived']
     unexplained = [m for m in survivors if not why_of(why, m)]
     notes.append(f'{len(survivors)} survivors, {len(unexplained)} without a reason')

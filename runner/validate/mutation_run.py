@@ -16,21 +16,23 @@ random part of each stratum:
   nobuild     the mutant does not compile or link: it does not count;
   equivalent  every object the mutated file goes into is identical to the
               unmutated one (trivial compiler equivalence): no run;
-  killed      a case that passes on the unmutated tree fails, or the
-              kernel dies (panics, oopses) before its last case: what
-              kunit.py run reports as a failure. A case that skips is not
-              a failure, to kunit.py as here;
+  killed      a case that passes on the unmutated tree fails (or errs),
+              or the kernel panics: what kunit.py run reports as a
+              failure. A case that skips is not a failure, to kunit.py as
+              here (the record lists such cases);
   timeout     the run did not end within the time limit (over ten times
               the unmutated run, and 20 s at least);
   survived    every such case passes or skips;
   error       the host's failure, not the mutant's: the kernel printed
-              nothing, was killed by a signal it did not raise, or ended
-              short of its last case without dying of its own; or its log
-              did not parse. Not counted, and run again.
+              nothing, was killed by a signal it did not raise, ran out of
+              the host's /dev/shm, or ended short of its last case without
+              a panic; or its log did not parse. Not counted (the report
+              says how many), and run again.
 
 Every verdict is tied to WORK/tree.stamp, which mutation.sh writes: a hash
-of the tree, the unmutated files, the test file and the kunitconfig. A
-verdict of another stamp does not count, and the mutant runs again. The
+of the tree, the unmutated files, the test file and the kunitconfig, and
+to this file, which judges it. A verdict of another stamp or judge does
+not count, and the mutant runs again. The
 mutated file is put back after every mutant, and before the first one,
 with the objects built from it (a run killed halfway leaves no mutant
 behind, in the tree or in the build); SIGTERM ends the run as Ctrl-C does,
@@ -39,6 +41,7 @@ make, the UML kernel and the mutated file with it.
 
 import argparse
 import glob
+import hashlib
 import json
 import os
 import random
@@ -52,9 +55,40 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'
 from run.kunit_cases import kunit_cases  # noqa: E402
 
 FILTER = 'mglru*'
-# how the kernel dies of its own, in a UML log
-DEATH = ('Kernel panic', 'BUG: ', 'kernel BUG at', 'Oops', 'general protection fault', 'Segfault with no mm',
-         'Kernel mode fault', 'Kernel mode signal')
+# A UML kernel's panic: it prints this, then ends by abort() (uml_abort()),
+# SIGABRT; the host's OOM killer and the timeout end it by SIGKILL
+PANIC = 'Kernel panic - not syncing'
+# ... unless the host's /dev/shm, UML's memory, ran out: SIGBUS, then a panic
+HOST_SHM = ('Bus error - the host', 'Kernel mode signal 7')
+
+
+def verdict_key(work):
+    """What a verdict of a run in WORK holds for: its tree stamp (written by
+    mutation.sh), and the judge, this file."""
+    try:
+        with open(os.path.join(work, 'tree.stamp')) as f:
+            stamp = f.read().strip()
+    except OSError as e:
+        sys.exit(f'mutation: no tree stamp in {work}: {e}')
+    if not stamp:
+        sys.exit(f'mutation: an empty tree stamp in {work}')
+    with open(os.path.abspath(__file__), 'rb') as f:
+        return f'{stamp}-{hashlib.sha1(f.read()).hexdigest()[:8]}'
+
+
+def read_results(work):
+    """The records of WORK/results.jsonl, in order."""
+    path = os.path.join(work, 'results.jsonl')
+    if not os.path.exists(path):
+        return []
+    out = []
+    with open(path) as f:
+        for line in f:
+            try:
+                out.append(json.loads(line))
+            except ValueError:
+                continue  # the last line of a worker killed mid-write
+    return out
 
 
 def log(msg):
@@ -73,13 +107,7 @@ class Runner:
         with open(os.path.join(self.work, 'mutants.json')) as f:
             self.data = json.load(f)
         self.files = sorted({m['file'] for m in self.data['mutants']})
-        try:
-            with open(os.path.join(self.work, 'tree.stamp')) as f:
-                self.key = f.read().strip()
-        except OSError as e:
-            sys.exit(f'mutation_run.py: no tree stamp in {self.work}: {e}')
-        if not self.key:
-            sys.exit(f'mutation_run.py: an empty tree stamp in {self.work}')
+        self.key = verdict_key(self.work)
 
     # -- the tree --------------------------------------------------------
     def put_back(self):
@@ -154,6 +182,8 @@ class Runner:
         before its last case) or 'error' (see the module's comment)."""
         raw = os.path.join(self.logs, name + '.log')
         with open(raw, 'w') as out:
+            # a session of its own: a panicking UML kernel signals its
+            # process group (os_dump_core())
             p = subprocess.Popen([os.path.join(self.build, 'linux'), 'kunit.filter_glob=' + FILTER,
                                   'mem=1G', 'console=tty', 'kunit_shutdown=halt'],
                                  stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT,
@@ -174,11 +204,11 @@ class Runner:
             return state, {}
         with open(raw, errors='replace') as f:
             text = f.read()
-        # a UML kernel that panics ends by a signal of its own (SIGABRT); one
-        # that did not (the host's OOM killer, a full /dev/shm) is not the
-        # mutant's doing
-        died = any(d in text for d in DEATH)
+        if any(h in text for h in HOST_SHM):
+            return 'error', {}
+        died = rc == -signal.SIGABRT and PANIC in text
         if rc < 0 and not died:
+            # a signal it did not raise: the host's
             return 'error', {}
         js = os.path.join(self.logs, name + '.json')
         if os.path.exists(js):
@@ -237,35 +267,29 @@ class Runner:
         try:
             objs = self.objs[m['file']]
             if not self.make(objs, blog):
-                return 'nobuild', []
+                return 'nobuild', [], []
             if all(self.stripped(o) == self.orig[o] for o in objs):
-                return 'equivalent', []
+                return 'equivalent', [], []
             if not self.make([], blog):
-                return 'nobuild', []
+                return 'nobuild', [], []
             state, cases = self.run_kunit(name, self.timeout)
         finally:
             self.restore(m['file'])
         if state in ('timeout', 'error'):
-            return state, []
-        failed = sorted(c for c in self.passing if cases.get(c) == 'FAIL')
+            return state, [], []
+        failed = sorted(c for c in self.passing if c in cases and cases[c] not in ('PASS', 'SKIP'))
+        skipped = sorted(c for c in self.passing if cases.get(c) == 'SKIP')
         if state == 'died':
-            return 'killed', ['(the kernel died)'] + failed[:4]
+            return 'killed', ['(the kernel panicked)'] + failed[:4], skipped
         if not failed:
-            return 'survived', []
-        return 'killed', failed[:5]
+            return 'survived', [], skipped
+        return 'killed', failed[:5], skipped
 
     def done(self):
         """{id: record} of the recorded verdicts that hold: of this stamp,
         and not an error."""
-        out = {}
-        path = os.path.join(self.work, 'results.jsonl')
-        if os.path.exists(path):
-            with open(path) as f:
-                for line in f:
-                    r = json.loads(line)
-                    if r.get('key') == self.key and r['verdict'] != 'error':
-                        out[r['id']] = r
-        return out
+        return {r['id']: r for r in read_results(self.work)
+                if r.get('key') == self.key and r['verdict'] != 'error'}
 
     def selection(self, sample, only):
         ms = self.data['mutants']
@@ -294,10 +318,12 @@ class Runner:
         results = os.path.join(self.work, 'results.jsonl')
         for n, m in enumerate(todo):
             t0 = time.time()
-            verdict, failed = self.judge(m)
+            verdict, failed, skipped = self.judge(m)
             secs = round(time.time() - t0, 1)
             rec = {'id': m['id'], 'verdict': verdict, 'secs': secs, 'failed': failed,
                    'key': self.key}
+            if skipped:
+                rec['skipped'] = skipped[:5]
             with open(results, 'a') as f:
                 f.write(json.dumps(rec) + '\n')
             log(f'{self.worker}: {n + 1}/{len(todo)} {verdict:10s} {m["func"]}:{m["line"]} {m["new"].strip()[:60]} '
@@ -319,7 +345,9 @@ def main():
     ap.add_argument('--workers', type=int, default=1)
     a = ap.parse_args()
     # a SIGTERM unwinds as Ctrl-C does: the finally clauses put the file back
+    # (and a background job of a script starts with SIGINT ignored)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     Runner(a).run(a.sample, set(a.only.split()), a.limit)
 
 
