@@ -204,7 +204,13 @@ for i in $(seq 10); do
 			"$fx/pass/kselftest-readahead_refault.ktap" >"$tmp/${d%:*}/kselftest-readahead_refault.r$i.ktap"
 	done
 done
-for d in near base far; do
+# three runs a side: Mann-Whitney's smallest one-sided p is 1/20
+mkdir "$tmp/base3" "$tmp/near3"
+for i in 1 2 3; do
+	cp "$tmp/base/kselftest-readahead_refault.r$i.ktap" "$tmp/base3/"
+	cp "$tmp/near/kselftest-readahead_refault.r$i.ktap" "$tmp/near3/"
+done
+for d in near base far base3 near3; do
 	runner/run/summary.py "$tmp/$d" >/dev/null
 done
 # equivalent FILE TEST MODE METRIC TEXT: the metric's TOST line ends with TEXT
@@ -215,7 +221,13 @@ equivalent()
 		'$1 == t && $2 == m && $3 == k { print; exit }')
 	[[ $line == *"$5" ]] || { echo "FAIL: TOST $2 $3 $4: expected '... $5', got '$line'"; return 1; }
 }
-check_near() { equivalent "$1" readahead_refault classic refault_file " equivalent"; }
+# (mib_per_s, Welch's, is the same in every run: within any bound)
+check_near()
+{
+	equivalent "$1" readahead_refault classic refault_file " equivalent" &&
+		equivalent "$1" readahead_refault mglru mib_per_s " welch        0       0 equivalent"
+}
+check_three() { equivalent "$1" readahead_refault classic refault_file "mwu    too few runs"; }
 check_far() { equivalent "$1" readahead_refault classic refault_file " not shown"; }
 check_count()
 {
@@ -223,10 +235,16 @@ check_count()
 		equivalent "$1" dirty_throttle classic max_dirty_mib " not shown"
 }
 expect_rc 0 "compare --equivalent: B one above A, ten runs a side" \
-	"$py" runner/validate/compare.py --no-svg --equivalent refault_file=10% "$tmp/base" "$tmp/near"
+	"$py" runner/validate/compare.py --no-svg --equivalent refault_file=10% \
+	--equivalent mib_per_s=1% "$tmp/base" "$tmp/near"
 cp "$tmp/out" "$tmp/near.out"
 check check_near "$tmp/near.out" '/^readahead_refault  classic  refault_file /s/ equivalent$/ not shown/' \
-	"B within 10 % of A is equivalent (TOST, Mann-Whitney)"
+	"B within 10 % of A is equivalent (TOST, Mann-Whitney; Welch's on equal runs)"
+expect_rc 0 "compare --equivalent: three runs a side" \
+	"$py" runner/validate/compare.py --no-svg --equivalent refault_file=10% "$tmp/base3" "$tmp/near3"
+cp "$tmp/out" "$tmp/three.out"
+check check_three "$tmp/three.out" 's/too few runs$/ 0.05 0.05 equivalent/' \
+	"three runs a side cannot show equivalence (too few runs)"
 expect_rc 0 "compare --equivalent: B fifty above A" \
 	"$py" runner/validate/compare.py --no-svg --equivalent refault_file=10% "$tmp/base" "$tmp/far"
 cp "$tmp/out" "$tmp/far.out"
@@ -267,6 +285,10 @@ expect_rc 1 "compare --equivalent: a bound that is not a number" \
 	"$py" runner/validate/compare.py --no-svg --equivalent refault_file=ten "$tmp/base" "$tmp/near"
 grep -q '^mglru: error: --equivalent refault_file=ten: expected METRIC=BOUND' "$tmp/out" ||
 	{ echo "FAIL: no error naming refault_file=ten"; rc=1; }
+expect_rc 1 "compare --equivalent: a metric of no line, before the table" \
+	"$py" runner/validate/compare.py --no-svg --equivalent no_such=1 "$tmp/base" "$tmp/near"
+[ "$(head -n1 "$tmp/out")" = "mglru: error: --equivalent: no line of no_such in these runs (a key metric, or every metric with --all)" ] ||
+	{ echo "FAIL: not a one-line error for a metric of no line"; rc=1; }
 
 # the verdicts and exit codes: swappiness_sweep mglru passes in B, fails in A;
 # a run against itself differs in nothing

@@ -15,14 +15,14 @@ B's; Welch's needs 2 runs a side), and such a line is left out of the
 correction; 'n/a' when the runs do not vary. Writes compare.svg
 (runner/run/plots.py) into B's folder unless told otherwise.
 
---equivalent METRIC=BOUND (BOUND a number, or a percentage of A's median)
-asks the other question, whether B's runs lie within BOUND of A's: for
-each line of METRIC, two one-sided tests (TOST), each by the line's test
-with B's runs shifted by the bound (Mann-Whitney U or Welch's t; a count,
-Fisher's, has none), corrected together (Holm) and 'equivalent' at an
-adjusted p < 0.05, the usual level of an equivalence test (a 90 %
-interval within the bound). Not shown is not "different": too few runs
-or too wide a spread fail to show it too.
+--equivalent METRIC=BOUND (BOUND a number, or a percentage of A's median,
+of A's mean for Welch's) asks the other question, whether B's runs lie
+within BOUND of A's: for each line of METRIC, two one-sided tests (TOST),
+each by the line's test with B's runs shifted by the bound (Mann-Whitney U
+or Welch's t; a count, Fisher's, has none), corrected together (Holm) and
+'equivalent' at an adjusted p < 0.05, the usual level of an equivalence
+test. Not shown is not "different": too few runs or too wide a spread
+fail to show it too.
 
 The last line is the verdict: 'regressed' when a test point passed in A
 and fails in B (exit 1), otherwise 'improved', 'same verdicts' (exit 0).
@@ -150,6 +150,8 @@ def parse_bounds(specs):
     out = {}
     for spec in specs:
         metric, _, bound = spec.partition('=')
+        if metric in out:
+            sys.exit(f'mglru: error: --equivalent {metric}: given twice')
         rel = bound.endswith('%')
         try:
             value = float(bound[:-1] if rel else bound)
@@ -172,9 +174,13 @@ def equivalence(rows, bounds):
         value, rel = bounds[pan['metric']]
         a, b = pan['a'], pan['b']
         ma = statistics.median(a) if a else 0
-        bound = value / 100 * abs(ma) if rel else value
-        if bound <= 0:
-            p, note = None, "A's median is 0: no relative bound"
+        # Welch's tests means: its relative bound is of A's mean
+        base = statistics.fmean(a) if a and r['method'] == 'welch' else ma
+        bound = value / 100 * abs(base) if rel else value
+        if not a or not b:
+            p, note = None, 'too few runs'
+        elif bound <= 0:
+            p, note = None, f"A's {'mean' if r['method'] == 'welch' else 'median'} is 0: no relative bound"
         else:
             p, note = tost(r['method'], a, b, bound)
         out.append({'name': (pan['test'], pan['mode'], pan['metric']), 'bound': bound,
@@ -191,13 +197,13 @@ def print_equivalence(lines):
     print()
     print(f'equivalence (TOST): B within the bound of A, two one-sided tests, Holm over'
           f' the {len(tested)} tested line(s); equivalent at Holm p < {ALPHA_EQ:g}')
-    print(f"{'test':<18} {'mode':<8} {'metric':<16} {'bound':>{W}} {'A median':>{W}}"
+    print(f"{'test':<18} {'mode':<8} {'metric':<16} {'bound':>{2 * W}} {'A median':>{W}}"
           f" {'B median':>{W}}  method       p  Holm p")
     for x in lines:
         name = x['name']
         bound = fmt(x['bound']) + (f' ({x["spec"]})' if x['spec'].endswith('%') else '')
         line = (f'{name[0]:<18} {name[1]:<8} {name[2]:<16} '
-                f'{bound:>{W}} '
+                f'{bound:>{2 * W}} '
                 f'{fmt(x["a"]):>{W}} {fmt(x["b"]) if x["b"] is not None else "-":>{W}}  {x["method"]:<6} ')
         if x['p'] is None:
             line += x['note']
@@ -206,8 +212,11 @@ def print_equivalence(lines):
                      f'{"equivalent" if x["adj"] < ALPHA_EQ else "not shown"}')
         print(line.rstrip())
     shown = sum(1 for x in tested if x['adj'] < ALPHA_EQ)
-    print(f'equivalent: {shown} of {len(lines)} line(s) within their bound'
-          f' (Holm p < {ALPHA_EQ:g})')
+    if tested:
+        print(f'equivalent: {shown} of {len(tested)} tested line(s) within their bound'
+              f' (Holm p < {ALPHA_EQ:g})')
+    else:
+        print('equivalent: no line could be tested')
 
 
 def holm(ps):
@@ -308,6 +317,11 @@ def main():
     name_a, a = load(args.a)
     name_b, b = load(args.b)
     rows = rows_of(a, b, args.all)
+    lines = equivalence(rows, bounds)
+    missing = sorted(set(bounds) - {x['name'][2] for x in lines})
+    if missing:
+        sys.exit(f'mglru: error: --equivalent: no line of {" ".join(missing)} in'
+                 ' these runs (a key metric, or every metric with --all)')
     tested = [r for r in rows if r.get('p') is not None]
     for r, adj in zip(tested, holm([r['p'] for r in tested])):
         r['adj'] = adj
@@ -341,11 +355,6 @@ def main():
     else:
         print(f'significant: too few runs (no line could reach p < {ALPHA:g})')
     if bounds:
-        lines = equivalence(rows, bounds)
-        missing = sorted(set(bounds) - {x['name'][2] for x in lines})
-        if missing:
-            sys.exit(f'mglru: error: --equivalent: no line of {" ".join(missing)} in'
-                     ' these runs (a key metric, or every metric with --all)')
         print_equivalence(lines)
     for name, side in ((name_a, a), (name_b, b)):
         lost = sorted('_'.join(filter(None, k)) for k in side if side[k].get('verdict') == 'ERROR')
