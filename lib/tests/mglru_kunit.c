@@ -1868,6 +1868,46 @@ static void mglru_test_evict_retries_no_mapped_folio(struct kunit *test)
 }
 
 /*
+ * A batch that frees some folios and cannot free the others: the lazily
+ * freed pages go at once, the case's clean folios get their retry and go
+ * back. The pass counts as reclaimed, and evict_folios() as rotated, what
+ * both rounds of shrink_folio_list() did with the batch, not the last
+ * round alone.
+ */
+static void mglru_test_evict_counts_a_batch_over_its_retry(struct kunit *test)
+{
+	struct scan_control sc = {
+		.gfp_mask = GFP_KERNEL,
+		.may_unmap = 1,
+		.reclaim_idx = MAX_NR_ZONES - 1,
+	};
+	unsigned long addr, rotated;
+	struct mglru_folios *f;
+	struct lruvec *lruvec;
+
+	addr = mglru_lazyfree_init(test, MGLRU_NR_FOLIOS, false, &lruvec);
+	f = mglru_folios_alloc(test, false, 0);
+	KUNIT_ASSERT_PTR_EQ(test, f->lruvec, lruvec);
+	mglru_folios_add(f);
+	mglru_folios_in_oldest(test, f, LRU_GEN_FILE);
+	KUNIT_ASSERT_EQ(test, mglru_oldest_count(lruvec, LRU_GEN_FILE),
+			(size_t)2 * MGLRU_NR_FOLIOS);
+	rotated = mglru_stat(lruvec, PGROTATE_FILE);
+
+	mglru_evict_once(test, lruvec, &sc, 0);
+
+	KUNIT_EXPECT_EQ(test, sc.nr.taken, 2 * MGLRU_NR_FOLIOS);
+	KUNIT_EXPECT_EQ(test, mglru_lazy_discarded(test, addr, MGLRU_NR_FOLIOS), MGLRU_NR_FOLIOS);
+	KUNIT_EXPECT_EQ_MSG(test, sc.nr_reclaimed, MGLRU_NR_FOLIOS,
+			    "sc->nr_reclaimed: %lu of the batch's %d freed pages",
+			    sc.nr_reclaimed, MGLRU_NR_FOLIOS);
+	KUNIT_EXPECT_EQ_MSG(test, mglru_stat(lruvec, PGROTATE_FILE) - rotated, MGLRU_NR_FOLIOS,
+			    "PGROTATE_FILE: not the %d folios the batch could not free",
+			    MGLRU_NR_FOLIOS);
+	mglru_lazyfree_unmap(test);
+}
+
+/*
  * Memcg reclaim stops once it reclaimed what it was asked for, though its
  * budget (priority 0: the whole lruvec) goes on to the generation above.
  */
@@ -2157,6 +2197,7 @@ static struct kunit_case mglru_evict_test_cases[] = {
 	KUNIT_CASE(mglru_test_budget_anon_only_without_swap),
 	KUNIT_CASE(mglru_test_evict_frees_lazyfree),
 	KUNIT_CASE(mglru_test_evict_retries_no_mapped_folio),
+	KUNIT_CASE(mglru_test_evict_counts_a_batch_over_its_retry),
 	KUNIT_CASE(mglru_test_shrink_stops_when_reclaimed_enough),
 	KUNIT_CASE(mglru_test_shrink_memcg_budget_of_one),
 	KUNIT_CASE(mglru_test_shrink_budget_counts_pages),

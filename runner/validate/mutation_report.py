@@ -16,7 +16,10 @@ runner's seeded order), and the interval says what the whole would score.
 REASONS has one line a survivor that no single-thread KUnit case can see:
 'function | line | mutated line | reason', both lines as the report
 prints them; 'function:N' where the same line is in the function twice
-(N its line number).
+(N its line number). A reason that starts 'equivalent:' says why the
+mutant computes what the original does: a stated equivalent, which does
+not count either (and is listed with the survivors, its reason beside
+it).
 
 Writes WORK/report.txt; with --out, also DIR/kunit-mutation.txt (one row a
 stratum and one a function, '|' separated) and
@@ -36,7 +39,7 @@ from scipy.stats import binomtest
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from mutation_run import read_results, verdict_key  # noqa: E402
 
-VERDICTS = ('killed', 'timeout', 'survived', 'equivalent', 'nobuild')
+VERDICTS = ('killed', 'timeout', 'survived', 'equivalent', 'stated equivalent', 'nobuild')
 
 
 def load(work):
@@ -103,6 +106,11 @@ def main():
     why = reasons(a.reasons)
     data, res, current, errors = load(a.work)
     ms = data['mutants']
+    # a survivor whose reason says it is equivalent, and why: out of the score
+    for m in ms:
+        r = res.get(m['id'])
+        if r and r['verdict'] == 'survived' and (why_of(why, m) or '').startswith('equivalent'):
+            res[m['id']] = dict(r, verdict='stated equivalent')
     census = [m for m in ms if m['stratum'] == 'census']
     rest = [m for m in ms if m['stratum'] == 'rest']
     sample = [m for m in rest if m['order'] < a.sample]
@@ -126,7 +134,8 @@ def main():
              'kunitconfig; judge)'
              + (f'; {errors} mutants ended in an error of the host, not counted: '
                 'make mutation runs them again' if errors else '')]
-    survivors = [m for m in chosen if res.get(m['id'], {}).get('verdict') == 'survived']
+    survivors = [m for m in chosen
+                 if res.get(m['id'], {}).get('verdict') in ('survived', 'stated equivalent')]
     unexplained = [m for m in survivors if not why_of(why, m)]
     notes.append(f'{len(survivors)} survivors, {len(unexplained)} without a reason')
 
