@@ -109,7 +109,7 @@ def main():
     # a survivor whose reason says it is equivalent, and why: out of the score
     for m in ms:
         r = res.get(m['id'])
-        if r and r['verdict'] == 'survived' and (why_of(why, m) or '').startswith('equivalent'):
+        if r and r['verdict'] == 'survived' and (why_of(why, m) or '').startswith('equivalent:'):
             res[m['id']] = dict(r, verdict='stated equivalent')
     census = [m for m in ms if m['stratum'] == 'census']
     rest = [m for m in ms if m['stratum'] == 'rest']
