@@ -709,14 +709,14 @@ struct mglru_case {
 	int nr_sets;
 	struct folio *faulted;
 	int fault_refs;		/* folio_lru_refs() of @faulted, still mapped */
-	unsigned long lazy_addr;	/* see mglru_lazyfree() */
+	unsigned long lazy_addr;	/* see mglru_map_written() */
 	int nr_lazy;
 	struct mglru_lost_aging *lost;
 };
 
 /*
- * The pages of the case's lazily freed mapping (mglru_lazyfree()) still on
- * the LRU: the case holds no reference to them, its page tables do.
+ * The pages of the case's mapping (mglru_map_written()) still on the LRU:
+ * the case holds no reference to them, its page tables do.
  */
 static unsigned long mglru_lazy_lru_pages(struct mglru_case *c)
 {
@@ -1087,19 +1087,66 @@ static bool __mglru_shrink_lruvec(struct lruvec *lruvec, struct scan_control *sc
 }
 
 /*
+ * Expect each generation's size (lrugen->nr_pages) to count the pages of
+ * the folios that belong to it (folio_lru_gen()), wherever on the lists
+ * they wait to be sorted: a pass has added to the sizes what it moved
+ * between generations, look-around's moves batched in a page-table walk
+ * (update_batch_size()) included.
+ */
+static void mglru_expect_gen_sizes(struct kunit *test, struct lruvec *lruvec)
+{
+	struct lru_gen_folio *lrugen = &lruvec->lrugen;
+	int gen, type, zone, bad_gen = -1, bad_type = 0, bad_zone = 0;
+	long (*pages)[ANON_AND_FILE][MAX_NR_ZONES];
+	struct folio *folio;
+	long size, bad_size = 0;
+
+	pages = kunit_kcalloc(test, MAX_NR_GENS, sizeof(*pages), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, pages);
+
+	lruvec_lock_irq(lruvec);
+	for_each_gen_type_zone(gen, type, zone)
+		list_for_each_entry(folio, &lrugen->folios[gen][type][zone], lru)
+			pages[folio_lru_gen(folio)][type][zone] += folio_nr_pages(folio);
+	for_each_gen_type_zone(gen, type, zone) {
+		size = READ_ONCE(lrugen->nr_pages[gen][type][zone]);
+		if (bad_gen < 0 && size != pages[gen][type][zone]) {
+			bad_gen = gen;
+			bad_type = type;
+			bad_zone = zone;
+			bad_size = size;
+		}
+	}
+	lruvec_unlock_irq(lruvec);
+
+	KUNIT_EXPECT_LT_MSG(test, bad_gen, 0,
+			    "generation %d, %s, zone %d: its size is %ld pages, its folios hold %ld",
+			    bad_gen, bad_type == LRU_GEN_FILE ? "file" : "anon", bad_zone,
+			    bad_size, bad_gen < 0 ? 0 : pages[bad_gen][bad_type][bad_zone]);
+}
+
+/*
  * One batch of eviction at @swappiness, as try_to_shrink_lruvec() asks
- * evict_folios() for it, with the scan_control the caller filled in.
+ * evict_folios() for it, with the scan_control the caller filled in; with
+ * a page-table walk for look-around to batch its moves in when the pass
+ * is proactive, as lru_gen_shrink_lruvec() sets one up.
  */
 static void mglru_evict_once(struct kunit *test, struct lruvec *lruvec,
 			     struct scan_control *sc, int swappiness)
 {
 	struct reclaim_state rs = {};
+	struct lru_gen_mm_walk *walk;
 
 	set_task_reclaim_state(current, &rs);
+	walk = set_mm_walk(NULL, sc->proactive);
+	if (sc->proactive && !walk)
+		set_task_reclaim_state(current, NULL);
+	KUNIT_ASSERT_TRUE_MSG(test, walk || !sc->proactive, "no memory for a page-table walk");
 	evict_folios(MIN_LRU_BATCH, lruvec, sc, swappiness);
 	clear_mm_walk();
 	set_task_reclaim_state(current, NULL);
 	mglru_root_lru_check(test, "after a pass of reclaim");
+	mglru_expect_gen_sizes(test, lruvec);
 }
 
 static bool mglru_shrink_lruvec(struct kunit *test, struct lruvec *lruvec,
@@ -1721,15 +1768,14 @@ static void mglru_fault_release(void *unused)
 }
 
 /*
- * Lazily freed anon memory (MADV_FREE) is the one kind of folio reclaim
- * can free here, with no swap and no filesystem: clean, it is discarded.
- * @nr pages of a new mapping of the case's own mm, each written (a page
- * fault), then advised MADV_FREE, which takes them off the swap-backed LRU
- * to the oldest file generation. The case holds no reference (reclaim
+ * @nr pages of a new private anon mapping of the case's own mm, each
+ * written: a page fault through handle_mm_fault() puts each on the LRU,
+ * marked accessed, with a young PTE. The case holds no reference (reclaim
  * frees only a folio that its page table alone holds): it finds them
- * through the mapping. Returns the mapping's address.
+ * through the mapping, which mglru_lazyfree_unmap() ends. Returns the
+ * mapping's address.
  */
-static unsigned long mglru_lazyfree(struct kunit *test, struct lruvec *lruvec, int nr)
+static unsigned long mglru_map_written(struct kunit *test, int nr)
 {
 	struct mglru_case *c = test->priv;
 	unsigned long addr;
@@ -1745,11 +1791,27 @@ static unsigned long mglru_lazyfree(struct kunit *test, struct lruvec *lruvec, i
 		KUNIT_ASSERT_EQ(test, copy_to_user((void __user *)(addr + i * PAGE_SIZE),
 						   &byte, 1), 0);
 	lru_add_drain_all();
-	KUNIT_ASSERT_EQ(test, do_madvise(current->mm, addr, nr * PAGE_SIZE, MADV_FREE), 0);
-	lru_add_drain_all();
 	c->lazy_addr = addr;
 	c->nr_lazy = nr;
 	KUNIT_ASSERT_EQ_MSG(test, mglru_lazy_lru_pages(c), (unsigned long)nr,
+			    "pages of the mapping are off the LRU after the fault");
+	return addr;
+}
+
+/*
+ * Lazily freed anon memory (MADV_FREE) is the one kind of folio reclaim
+ * can free here, with no swap and no filesystem: clean, it is discarded.
+ * @nr pages of a mapping (mglru_map_written()) advised MADV_FREE, which
+ * takes them off the swap-backed LRU to the oldest file generation, their
+ * PTEs old and clean. Returns the mapping's address.
+ */
+static unsigned long mglru_lazyfree(struct kunit *test, struct lruvec *lruvec, int nr)
+{
+	unsigned long addr = mglru_map_written(test, nr);
+
+	KUNIT_ASSERT_EQ(test, do_madvise(current->mm, addr, nr * PAGE_SIZE, MADV_FREE), 0);
+	lru_add_drain_all();
+	KUNIT_ASSERT_EQ_MSG(test, mglru_lazy_lru_pages(test->priv), (unsigned long)nr,
 			    "MADV_FREE left pages of the mapping off the LRU");
 	KUNIT_ASSERT_EQ_MSG(test, mglru_oldest_count(lruvec, LRU_GEN_FILE), (size_t)nr,
 			    "the oldest file generation does not hold the lazily freed pages alone");
@@ -1783,6 +1845,31 @@ static int mglru_lazy_discarded(struct kunit *test, unsigned long addr, int nr)
 		zero += !byte;
 	}
 	return zero;
+}
+
+/*
+ * The generation of the folio mapped at @addr in the case's mm, -1 if it is
+ * off the LRU; and, with @young, whether its PTE is young.
+ */
+static int mglru_mapped_gen(struct kunit *test, unsigned long addr, bool *young)
+{
+	struct vm_area_struct *vma;
+	struct folio_walk fw;
+	struct folio *folio;
+	int gen = -1;
+
+	mmap_read_lock(current->mm);
+	vma = vma_lookup(current->mm, addr);
+	folio = vma ? folio_walk_start(&fw, vma, addr, 0) : NULL;
+	if (folio) {
+		gen = folio_lru_gen(folio);
+		if (young)
+			*young = fw.level == FW_LEVEL_PTE && pte_young(fw.pte);
+		folio_walk_end(&fw, vma);
+	}
+	mmap_read_unlock(current->mm);
+	KUNIT_ASSERT_NOT_NULL_MSG(test, folio, "no folio mapped at %lx", addr);
+	return gen;
 }
 
 /*
@@ -1865,6 +1952,95 @@ static void mglru_test_evict_retries_no_mapped_folio(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mglru_lazy_lru_pages(test->priv), MGLRU_NR_FOLIOS);
 	KUNIT_EXPECT_EQ(test, mglru_lazy_discarded(test, addr, MGLRU_NR_FOLIOS), 0);
 	mglru_lazyfree_unmap(test);
+}
+
+/*
+ * The young PTE of a folio that reclaim takes from the oldest generation
+ * makes it look around that PTE (lru_gen_look_around()): the young pages
+ * beside it in the same page table, marked accessed, are promoted to the
+ * youngest generation, and the folio itself, referenced, is kept. Proactive
+ * reclaim batches those moves in its page-table walk, and the pass adds
+ * them to the generations' sizes before it ends (mglru_evict_once() checks
+ * the sizes).
+ *
+ * Three written pages of the case's mapping, the middle one lazily freed
+ * to the oldest file generation, the one reclaim can evict here, then read
+ * through an access fault (fixup_user_fault()), which makes its PTE young
+ * as the CPU's accessed bit would: uaccess does not under UML.
+ */
+static void mglru_test_evict_looks_around_young_pte(struct kunit *test)
+{
+	struct scan_control sc = {
+		.gfp_mask = GFP_KERNEL,
+		.may_unmap = 1,
+		.proactive = 1,
+		.reclaim_idx = MAX_NR_ZONES - 1,
+	};
+	struct lruvec *lruvec = mem_cgroup_lruvec(root_mem_cgroup, NODE_DATA(numa_mem_id()));
+	unsigned long addr, mid, page;
+	bool young = false;
+	int i, ret, youngest;
+
+	mglru_root_lru(test);
+	mglru_drop_empty_gens(lruvec, 0);
+	mglru_age_file(lruvec, MIN_NR_GENS + 1, 0);
+	addr = mglru_map_written(test, 3);
+	mid = addr + PAGE_SIZE;
+	KUNIT_ASSERT_EQ(test, do_madvise(current->mm, mid, PAGE_SIZE, MADV_FREE), 0);
+	lru_add_drain_all();
+	KUNIT_ASSERT_EQ_MSG(test, mglru_oldest_count(lruvec, LRU_GEN_FILE), (size_t)1,
+			    "the oldest file generation does not hold the lazily freed page alone");
+
+	mmap_read_lock(current->mm);
+	ret = fixup_user_fault(current->mm, mid, 0, NULL);
+	mmap_read_unlock(current->mm);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	mglru_mapped_gen(test, mid, &young);
+	KUNIT_ASSERT_TRUE_MSG(test, young, "the access fault left the PTE old");
+
+	mglru_evict_once(test, lruvec, &sc, 0);
+
+	KUNIT_EXPECT_EQ(test, sc.nr.taken, 1);
+	KUNIT_EXPECT_EQ(test, sc.nr_reclaimed, 0);
+	KUNIT_EXPECT_EQ_MSG(test, mglru_lazy_discarded(test, mid, 1), 0,
+			    "reclaim discarded a page with a young PTE");
+	youngest = lru_gen_from_seq(READ_ONCE(lruvec->lrugen.max_seq));
+	for (i = 0; i < 3; i += 2) {
+		page = addr + i * PAGE_SIZE;
+		/* look-around stays in the page table of the young PTE */
+		if ((page & PMD_MASK) != (mid & PMD_MASK))
+			continue;
+		KUNIT_EXPECT_EQ_MSG(test, mglru_mapped_gen(test, page, NULL), youngest,
+				    "page %d beside the young PTE was not promoted", i);
+	}
+	mglru_lazyfree_unmap(test);
+}
+
+/*
+ * Folios taken off the LRU for good (truncated, migrated, freed) can leave
+ * the oldest generation empty: a batch first lets min_seq pass it, and
+ * takes its folios from the next one, which is not among the MIN_NR_GENS
+ * youngest; that emptied, min_seq passes it too.
+ */
+static void mglru_test_evict_passes_emptied_oldest(struct kunit *test)
+{
+	struct scan_control sc = {
+		.gfp_mask = GFP_KERNEL,
+		.reclaim_idx = MAX_NR_ZONES - 1,
+	};
+	struct mglru_folios *f = mglru_folios_init(test, 0);
+	unsigned long min_seq = READ_ONCE(f->lruvec->lrugen.min_seq[LRU_GEN_FILE]);
+
+	KUNIT_ASSERT_EQ(test, mglru_age_file(f->lruvec, MIN_NR_GENS + 2, 0), MIN_NR_GENS + 2);
+	mglru_folios_del(f);
+	KUNIT_ASSERT_EQ(test, mglru_oldest_count(f->lruvec, LRU_GEN_FILE), (size_t)0);
+
+	mglru_evict_once(test, f->lruvec, &sc, 0);
+
+	KUNIT_EXPECT_EQ_MSG(test, sc.nr.taken, MGLRU_NR_FOLIOS,
+			    "the batch isolated %u folios, not those of the next generation",
+			    (unsigned int)sc.nr.taken);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(f->lruvec->lrugen.min_seq[LRU_GEN_FILE]), min_seq + 2);
 }
 
 /*
@@ -2197,6 +2373,8 @@ static struct kunit_case mglru_evict_test_cases[] = {
 	KUNIT_CASE(mglru_test_budget_anon_only_without_swap),
 	KUNIT_CASE(mglru_test_evict_frees_lazyfree),
 	KUNIT_CASE(mglru_test_evict_retries_no_mapped_folio),
+	KUNIT_CASE(mglru_test_evict_looks_around_young_pte),
+	KUNIT_CASE(mglru_test_evict_passes_emptied_oldest),
 	KUNIT_CASE(mglru_test_evict_counts_a_batch_over_its_retry),
 	KUNIT_CASE(mglru_test_shrink_stops_when_reclaimed_enough),
 	KUNIT_CASE(mglru_test_shrink_memcg_budget_of_one),
@@ -2418,6 +2596,10 @@ static void mglru_test_fault_places_refaulted_workingset(struct kunit *test)
 	for (i = 0; i < MGLRU_NR_FOLIOS; i++)
 		folio_set_workingset(f->folio[i]);
 	mglru_add_expect_age(test, f, MGLRU_ADD_FAULT, 0, "refaulted workingset");
+	for (i = 0; i < MGLRU_NR_FOLIOS; i++)
+		/* made active, not also marked accessed */
+		KUNIT_EXPECT_EQ_MSG(test, folio_lru_refs(f->folio[i]), 0,
+				    "folio %d: the fault counted an access", i);
 }
 
 /*
