@@ -123,7 +123,7 @@ contracts=$(sed -n '/^Contracts$/,/^No case sees these/p' doc/kunit.rst)
 # the backquotes are reStructuredText's literal markers, not a command
 # shellcheck disable=SC2016
 for c in $(grep '^     - ``' <<<"$contracts" | grep -o '``[a-z_]*``' | tr -d '`' | sort -u); do
-	case $c in mglru|mglru_evict|mglru_place|mglru_test_) continue ;; esac
+	case $c in mglru|mglru_evict|mglru_shrink|mglru_place|mglru_test_) continue ;; esac
 	grep -qE "KUNIT_CASE(_PARAM)?\(mglru_test_${c}[,)]" lib/tests/mglru*_kunit.c ||
 		{ echo "doc/kunit.rst: no KUnit case mglru_test_$c"; rc=1; }
 done

@@ -668,14 +668,10 @@ kunit_test_suite(mglru_test_suite);
  *   folios and kept them all ("mm/mglru: avoid reclaim type fall back when
  *   isolation makes no progress");
  *
- * - whether the shrink loop evicts after it asked for aging:
- *   try_to_shrink_lruvec() goes on to evict_folios() in the pass in which
- *   should_run_aging() wanted a new generation, whatever the aging attempt
- *   gave, and memcg reclaim goes on to its budget ("mm/mglru: don't abort
- *   scan immediately right after aging");
- *
- * - what get_nr_to_scan() makes of a real lruvec: its evictable size,
- *   shifted, without aging it, and nothing for anon only without swap.
+ * - what a batch frees and counts: lazily freed pages go, and what the
+ *   retry of the clean folios cannot free goes back, counted once; a young
+ *   mapped folio is kept and the young pages beside it promoted
+ *   (look-around), their moves added to the generations' sizes.
  *
  * The folios are the case's own, with no mapping, charged to the root
  * memcg and added to its lruvec as any folio is. Reclaim finds the dirty
@@ -709,8 +705,8 @@ struct mglru_case {
 	int nr_sets;
 	struct folio *faulted;
 	int fault_refs;		/* folio_lru_refs() of @faulted, still mapped */
-	unsigned long lazy_addr;	/* see mglru_map_written() */
-	int nr_lazy;
+	unsigned long map_addr;	/* see mglru_map_written() */
+	int nr_mapped;
 	struct mglru_lost_aging *lost;
 };
 
@@ -718,7 +714,7 @@ struct mglru_case {
  * The pages of the case's mapping (mglru_map_written()) still on the LRU:
  * the case holds no reference to them, its page tables do.
  */
-static unsigned long mglru_lazy_lru_pages(struct mglru_case *c)
+static unsigned long mglru_mapped_lru_pages(struct mglru_case *c)
 {
 	struct vm_area_struct *vma;
 	unsigned long pages = 0;
@@ -726,11 +722,11 @@ static unsigned long mglru_lazy_lru_pages(struct mglru_case *c)
 	struct folio *folio;
 	int i;
 
-	if (!c->nr_lazy || !current->mm)
+	if (!c->nr_mapped || !current->mm)
 		return 0;
 	mmap_read_lock(current->mm);
-	for (i = 0; i < c->nr_lazy; i++) {
-		unsigned long addr = c->lazy_addr + i * PAGE_SIZE;
+	for (i = 0; i < c->nr_mapped; i++) {
+		unsigned long addr = c->map_addr + i * PAGE_SIZE;
 
 		vma = vma_lookup(current->mm, addr);
 		folio = vma ? folio_walk_start(&fw, vma, addr, 0) : NULL;
@@ -769,7 +765,7 @@ static unsigned long mglru_case_lru_pages(struct mglru_case *c)
 				pages += folio_nr_pages(c->sets[i]->folio[j]);
 	if (c->faulted && folio_test_lru(c->faulted))
 		pages += folio_nr_pages(c->faulted);
-	return pages + mglru_lazy_lru_pages(c);
+	return pages + mglru_mapped_lru_pages(c);
 }
 
 /*
@@ -1098,6 +1094,7 @@ static void mglru_expect_gen_sizes(struct kunit *test, struct lruvec *lruvec)
 	struct lru_gen_folio *lrugen = &lruvec->lrugen;
 	int gen, type, zone, bad_gen = -1, bad_type = 0, bad_zone = 0;
 	long (*pages)[ANON_AND_FILE][MAX_NR_ZONES];
+	int its_gen_bad = 0;
 	struct folio *folio;
 	long size, bad_size = 0;
 
@@ -1105,9 +1102,17 @@ static void mglru_expect_gen_sizes(struct kunit *test, struct lruvec *lruvec)
 	KUNIT_ASSERT_NOT_NULL(test, pages);
 
 	lruvec_lock_irq(lruvec);
-	for_each_gen_type_zone(gen, type, zone)
-		list_for_each_entry(folio, &lrugen->folios[gen][type][zone], lru)
-			pages[folio_lru_gen(folio)][type][zone] += folio_nr_pages(folio);
+	for_each_gen_type_zone(gen, type, zone) {
+		list_for_each_entry(folio, &lrugen->folios[gen][type][zone], lru) {
+			int its = folio_lru_gen(folio);
+
+			/* a folio on a list belongs to a generation */
+			if (its < 0 || its >= MAX_NR_GENS)
+				its_gen_bad = its;
+			else
+				pages[its][type][zone] += folio_nr_pages(folio);
+		}
+	}
 	for_each_gen_type_zone(gen, type, zone) {
 		size = READ_ONCE(lrugen->nr_pages[gen][type][zone]);
 		if (bad_gen < 0 && size != pages[gen][type][zone]) {
@@ -1119,6 +1124,8 @@ static void mglru_expect_gen_sizes(struct kunit *test, struct lruvec *lruvec)
 	}
 	lruvec_unlock_irq(lruvec);
 
+	KUNIT_EXPECT_EQ_MSG(test, its_gen_bad, 0,
+			    "a folio on the LRU lists is of generation %d", its_gen_bad);
 	KUNIT_EXPECT_LT_MSG(test, bad_gen, 0,
 			    "generation %d, %s, zone %d: its size is %ld pages, its folios hold %ld",
 			    bad_gen, bad_type == LRU_GEN_FILE ? "file" : "anon", bad_zone,
@@ -1129,7 +1136,8 @@ static void mglru_expect_gen_sizes(struct kunit *test, struct lruvec *lruvec)
  * One batch of eviction at @swappiness, as try_to_shrink_lruvec() asks
  * evict_folios() for it, with the scan_control the caller filled in; with
  * a page-table walk for look-around to batch its moves in when the pass
- * is proactive, as lru_gen_shrink_lruvec() sets one up.
+ * is proactive, as lru_gen_shrink_node() sets one up for a reclaimer
+ * other than kswapd.
  */
 static void mglru_evict_once(struct kunit *test, struct lruvec *lruvec,
 			     struct scan_control *sc, int swappiness)
@@ -1139,9 +1147,10 @@ static void mglru_evict_once(struct kunit *test, struct lruvec *lruvec,
 
 	set_task_reclaim_state(current, &rs);
 	walk = set_mm_walk(NULL, sc->proactive);
-	if (sc->proactive && !walk)
+	if (sc->proactive && !walk) {
 		set_task_reclaim_state(current, NULL);
-	KUNIT_ASSERT_TRUE_MSG(test, walk || !sc->proactive, "no memory for a page-table walk");
+		KUNIT_FAIL_AND_ABORT(test, "no memory for a page-table walk");
+	}
 	evict_folios(MIN_LRU_BATCH, lruvec, sc, swappiness);
 	clear_mm_walk();
 	set_task_reclaim_state(current, NULL);
@@ -1155,6 +1164,7 @@ static bool mglru_shrink_lruvec(struct kunit *test, struct lruvec *lruvec,
 	bool need_rotate = __mglru_shrink_lruvec(lruvec, sc);
 
 	mglru_root_lru_check(test, "after a pass of reclaim");
+	mglru_expect_gen_sizes(test, lruvec);
 	return need_rotate;
 }
 
@@ -1535,6 +1545,626 @@ static void mglru_test_evict_leaves_flushers_when_some_clean(struct kunit *test)
 	KUNIT_EXPECT_EQ_MSG(test, seen, 1, "a wakeup of the flushers did not flush the plug");
 }
 
+/* The folios of the oldest generation of @type, all zones. */
+static size_t mglru_oldest_count(struct lruvec *lruvec, int type)
+{
+	struct lru_gen_folio *lrugen = &lruvec->lrugen;
+	size_t n = 0;
+	int zone, gen;
+
+	lruvec_lock_irq(lruvec);
+	gen = lru_gen_from_seq(lrugen->min_seq[type]);
+	for (zone = 0; zone < MAX_NR_ZONES; zone++)
+		n += list_count_nodes(&lrugen->folios[gen][type][zone]);
+	lruvec_unlock_irq(lruvec);
+	return n;
+}
+
+/*
+ * Free what the mapping held before the next case looks at the LRU: a
+ * kthread's last fput() of the shmem file is deferred.
+ */
+static void mglru_fault_release(void *unused)
+{
+	flush_delayed_fput();
+	lru_add_drain_all();
+}
+
+/*
+ * @nr pages of a new private anon mapping of the case's own mm, each
+ * written: a page fault through handle_mm_fault() puts each on the LRU,
+ * marked accessed, with a young PTE. The case holds no reference (reclaim
+ * frees only a folio that its page table alone holds): it finds them
+ * through the mapping, which mglru_unmap() ends. Returns the
+ * mapping's address.
+ */
+static unsigned long mglru_map_written(struct kunit *test, int nr)
+{
+	struct mglru_case *c = test->priv;
+	unsigned long addr;
+	char byte = 1;
+	int i;
+
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, mglru_fault_release, NULL));
+	addr = kunit_vm_mmap(test, NULL, 0, nr * PAGE_SIZE, PROT_READ | PROT_WRITE,
+			     MAP_PRIVATE | MAP_ANONYMOUS, 0);
+	KUNIT_ASSERT_FALSE_MSG(test, !addr || IS_ERR_VALUE(addr), "kunit_vm_mmap(): %ld",
+			       (long)addr);
+	for (i = 0; i < nr; i++)
+		KUNIT_ASSERT_EQ(test, copy_to_user((void __user *)(addr + i * PAGE_SIZE),
+						   &byte, 1), 0);
+	lru_add_drain_all();
+	c->map_addr = addr;
+	c->nr_mapped = nr;
+	KUNIT_ASSERT_EQ_MSG(test, mglru_mapped_lru_pages(c), (unsigned long)nr,
+			    "pages of the mapping are off the LRU after the fault");
+	return addr;
+}
+
+/*
+ * Lazily freed anon memory (MADV_FREE) is the one kind of folio reclaim
+ * can free here, with no swap and no filesystem: clean, it is discarded.
+ * @nr pages of a mapping (mglru_map_written()) advised MADV_FREE, which
+ * takes them off the swap-backed LRU to the oldest file generation, their
+ * PTEs old and clean. Returns the mapping's address.
+ */
+static unsigned long mglru_lazyfree(struct kunit *test, struct lruvec *lruvec, int nr)
+{
+	unsigned long addr = mglru_map_written(test, nr);
+
+	KUNIT_ASSERT_EQ(test, do_madvise(current->mm, addr, nr * PAGE_SIZE, MADV_FREE), 0);
+	lru_add_drain_all();
+	KUNIT_ASSERT_EQ_MSG(test, mglru_mapped_lru_pages(test->priv), (unsigned long)nr,
+			    "MADV_FREE left pages of the mapping off the LRU");
+	KUNIT_ASSERT_EQ_MSG(test, mglru_oldest_count(lruvec, LRU_GEN_FILE), (size_t)nr,
+			    "the oldest file generation does not hold the lazily freed pages alone");
+	mglru_root_lru_check(test, "after MADV_FREE");
+	return addr;
+}
+
+/*
+ * Unmap the case's lazily freed mapping, so that what is left of it is
+ * gone before the next case looks at the LRU: the case's mm is torn down
+ * after the case ends.
+ */
+static void mglru_unmap(struct kunit *test)
+{
+	struct mglru_case *c = test->priv;
+
+	KUNIT_EXPECT_EQ(test, vm_munmap(c->map_addr, c->nr_mapped * PAGE_SIZE), 0);
+	c->nr_mapped = 0;
+	lru_add_drain_all();
+}
+
+/* How many of the @nr pages at @addr read as zero: the discarded ones. */
+static int mglru_lazy_discarded(struct kunit *test, unsigned long addr, int nr)
+{
+	int i, zero = 0;
+	char byte;
+
+	for (i = 0; i < nr; i++) {
+		KUNIT_ASSERT_EQ(test, copy_from_user(&byte, (void __user *)(addr + i * PAGE_SIZE),
+						     1), 0);
+		zero += !byte;
+	}
+	return zero;
+}
+
+/*
+ * The folio mapped at @addr in the case's mm, which the case holds no
+ * reference to: call with mmap_lock held, and end with folio_walk_end().
+ */
+static struct folio *mglru_mapped_folio(struct kunit *test, unsigned long addr,
+					struct folio_walk *fw, struct vm_area_struct **vmap)
+{
+	struct vm_area_struct *vma = vma_lookup(current->mm, addr);
+	struct folio *folio = vma ? folio_walk_start(fw, vma, addr, 0) : NULL;
+
+	*vmap = vma;
+	if (!folio)
+		mmap_read_unlock(current->mm);
+	KUNIT_ASSERT_NOT_NULL_MSG(test, folio, "no folio mapped at %lx", addr);
+	return folio;
+}
+
+/* The generation of the folio mapped at @addr, -1 off the LRU. */
+static int mglru_mapped_gen(struct kunit *test, unsigned long addr)
+{
+	struct vm_area_struct *vma;
+	struct folio_walk fw;
+	int gen;
+
+	mmap_read_lock(current->mm);
+	gen = folio_lru_gen(mglru_mapped_folio(test, addr, &fw, &vma));
+	folio_walk_end(&fw, vma);
+	mmap_read_unlock(current->mm);
+	return gen;
+}
+
+/* Whether the folio mapped at @addr is marked accessed (PG_referenced). */
+static bool mglru_mapped_referenced(struct kunit *test, unsigned long addr)
+{
+	struct vm_area_struct *vma;
+	struct folio_walk fw;
+	bool referenced;
+
+	mmap_read_lock(current->mm);
+	referenced = folio_test_referenced(mglru_mapped_folio(test, addr, &fw, &vma));
+	folio_walk_end(&fw, vma);
+	mmap_read_unlock(current->mm);
+	return referenced;
+}
+
+/* Whether the PTE that maps @addr is young. */
+static bool mglru_pte_young(struct kunit *test, unsigned long addr)
+{
+	struct vm_area_struct *vma;
+	struct folio_walk fw;
+	bool young;
+
+	mmap_read_lock(current->mm);
+	mglru_mapped_folio(test, addr, &fw, &vma);
+	young = fw.level == FW_LEVEL_PTE && pte_young(fw.pte);
+	folio_walk_end(&fw, vma);
+	mmap_read_unlock(current->mm);
+	return young;
+}
+
+/*
+ * The oldest file generation, one besides the MIN_NR_GENS youngest, holds
+ * @nr lazily freed pages; with @younger, MGLRU_NR_FOLIOS of the case's
+ * clean folios above them, which reclaim cannot free.
+ */
+static unsigned long mglru_lazyfree_init(struct kunit *test, int nr, bool younger,
+					 struct lruvec **lruvecp)
+{
+	struct lruvec *lruvec = mem_cgroup_lruvec(root_mem_cgroup, NODE_DATA(numa_mem_id()));
+	struct mglru_folios *f;
+	unsigned long addr;
+	int i;
+
+	mglru_root_lru(test);
+	mglru_drop_empty_gens(lruvec, 0);
+	mglru_age_file(lruvec, MIN_NR_GENS + 1, 0);
+	addr = mglru_lazyfree(test, lruvec, nr);
+	if (younger) {
+		f = mglru_folios_alloc(test, false, 0);
+		KUNIT_ASSERT_PTR_EQ(test, f->lruvec, lruvec);
+		for (i = 0; i < MGLRU_NR_FOLIOS; i++)
+			folio_set_active(f->folio[i]);
+		mglru_folios_add(f);
+	}
+	*lruvecp = lruvec;
+	return addr;
+}
+
+/*
+ * A pass that frees what it isolated: it counts the folios in
+ * sc->nr_reclaimed and as stolen (PGSTEAL_FILE, PGSTEAL_DIRECT: a direct
+ * reclaimer's pass) and none as rotated.
+ */
+static void mglru_test_evict_frees_lazyfree(struct kunit *test)
+{
+	unsigned long addr, stolen, direct, rotated;
+	struct scan_control sc = {};
+	struct lruvec *lruvec;
+
+	addr = mglru_lazyfree_init(test, MGLRU_NR_FOLIOS, false, &lruvec);
+	stolen = mglru_stat(lruvec, PGSTEAL_FILE);
+	direct = mglru_stat(lruvec, PGSTEAL_DIRECT);
+	rotated = mglru_stat(lruvec, PGROTATE_FILE);
+
+	mglru_shrink_lruvec(test, lruvec, &sc);
+
+	KUNIT_EXPECT_EQ(test, mglru_lazy_discarded(test, addr, MGLRU_NR_FOLIOS), MGLRU_NR_FOLIOS);
+	KUNIT_EXPECT_EQ(test, sc.nr_reclaimed, MGLRU_NR_FOLIOS);
+	KUNIT_EXPECT_EQ(test, sc.nr.taken, MGLRU_NR_FOLIOS);
+	KUNIT_EXPECT_EQ(test, mglru_stat(lruvec, PGSTEAL_FILE) - stolen, MGLRU_NR_FOLIOS);
+	KUNIT_EXPECT_EQ(test, mglru_stat(lruvec, PGSTEAL_DIRECT) - direct, MGLRU_NR_FOLIOS);
+	KUNIT_EXPECT_EQ(test, mglru_stat(lruvec, PGROTATE_FILE) - rotated, 0);
+	mglru_unmap(test);
+}
+
+/*
+ * Reclaim that may not unmap (node reclaim without RECLAIM_UNMAP) keeps
+ * mapped folios, here clean lazily freed ones it could otherwise discard:
+ * inactive and clean as they are, being mapped they get no retry.
+ */
+static void mglru_test_evict_retries_no_mapped_folio(struct kunit *test)
+{
+	struct scan_control sc = {
+		.gfp_mask = GFP_KERNEL,
+		.reclaim_idx = MAX_NR_ZONES - 1,
+	};
+	struct lruvec *lruvec;
+	unsigned long addr;
+
+	addr = mglru_lazyfree_init(test, MGLRU_NR_FOLIOS, false, &lruvec);
+	mglru_evict_once(test, lruvec, &sc, 0);
+
+	KUNIT_EXPECT_EQ(test, sc.nr.taken, MGLRU_NR_FOLIOS);
+	KUNIT_EXPECT_EQ_MSG(test, sc.nr_scanned, sc.nr.taken,
+			    "shrink_folio_list() met %lu pages of %u isolated",
+			    sc.nr_scanned, (unsigned int)sc.nr.taken);
+	KUNIT_EXPECT_EQ(test, sc.nr_reclaimed, 0);
+	KUNIT_EXPECT_EQ(test, mglru_mapped_lru_pages(test->priv), MGLRU_NR_FOLIOS);
+	KUNIT_EXPECT_EQ(test, mglru_lazy_discarded(test, addr, MGLRU_NR_FOLIOS), 0);
+	mglru_unmap(test);
+}
+
+/*
+ * The young PTE of a folio that reclaim takes from the oldest generation
+ * makes it look around that PTE (lru_gen_look_around()): the young pages
+ * beside it in the same page table, marked accessed, are promoted to the
+ * youngest generation, and the folio itself, referenced, is kept. Proactive
+ * reclaim batches those moves in its page-table walk, and the pass adds
+ * them to the generations' sizes before it ends (mglru_evict_once() checks
+ * the sizes).
+ *
+ * Written pages of the case's mapping (anon, second youngest), the middle
+ * one lazily freed to the oldest file generation, the one reclaim can
+ * evict here. MADV_FREE made its PTE old; an access fault on it
+ * (fixup_user_fault(), which for a present PTE takes handle_pte_fault()'s
+ * pte_mkyoung() path) makes it young again, as the CPU's accessed bit
+ * would on a read: uaccess, which does not fault on a present PTE under
+ * UML, cannot.
+ */
+#define MGLRU_AROUND_PAGES	3
+
+static void mglru_test_evict_looks_around_young_pte(struct kunit *test)
+{
+	struct scan_control sc = {
+		.gfp_mask = GFP_KERNEL,
+		.may_unmap = 1,
+		.proactive = 1,
+		.reclaim_idx = MAX_NR_ZONES - 1,
+	};
+	struct lruvec *lruvec = mem_cgroup_lruvec(root_mem_cgroup, NODE_DATA(numa_mem_id()));
+	int i, ret, youngest, beside = 0;
+	unsigned long addr, mid, page;
+
+	mglru_root_lru(test);
+	mglru_drop_empty_gens(lruvec, 0);
+	mglru_age_file(lruvec, MIN_NR_GENS + 1, 0);
+	addr = mglru_map_written(test, MGLRU_AROUND_PAGES);
+	mid = addr + MGLRU_AROUND_PAGES / 2 * PAGE_SIZE;
+	KUNIT_ASSERT_EQ(test, do_madvise(current->mm, mid, PAGE_SIZE, MADV_FREE), 0);
+	lru_add_drain_all();
+	KUNIT_ASSERT_EQ_MSG(test, mglru_oldest_count(lruvec, LRU_GEN_FILE), (size_t)1,
+			    "the oldest file generation does not hold the lazily freed page alone");
+
+	mmap_read_lock(current->mm);
+	ret = fixup_user_fault(current->mm, mid, 0, NULL);
+	mmap_read_unlock(current->mm);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	KUNIT_ASSERT_TRUE_MSG(test, mglru_pte_young(test, mid), "the access fault left the PTE old");
+
+	/* what look-around promotes: accessed, young, not yet youngest */
+	youngest = lru_gen_from_seq(READ_ONCE(lruvec->lrugen.max_seq));
+	for (i = 0; i < MGLRU_AROUND_PAGES; i++) {
+		page = addr + i * PAGE_SIZE;
+		/* look-around stays in the page table of the young PTE */
+		if (page == mid || (page & PMD_MASK) != (mid & PMD_MASK))
+			continue;
+		KUNIT_ASSERT_TRUE(test, mglru_mapped_referenced(test, page));
+		KUNIT_ASSERT_TRUE(test, mglru_pte_young(test, page));
+		KUNIT_ASSERT_NE(test, mglru_mapped_gen(test, page), youngest);
+		beside++;
+	}
+	/* three pages cross at most one PMD boundary */
+	KUNIT_ASSERT_GT(test, beside, 0);
+
+	mglru_evict_once(test, lruvec, &sc, 0);
+
+	KUNIT_EXPECT_EQ(test, sc.nr.taken, 1);
+	KUNIT_EXPECT_EQ(test, sc.nr_reclaimed, 0);
+	KUNIT_EXPECT_EQ_MSG(test, mglru_lazy_discarded(test, mid, 1), 0,
+			    "reclaim discarded a page with a young PTE");
+	youngest = lru_gen_from_seq(READ_ONCE(lruvec->lrugen.max_seq));
+	for (i = 0; i < MGLRU_AROUND_PAGES; i++) {
+		page = addr + i * PAGE_SIZE;
+		if (page == mid || (page & PMD_MASK) != (mid & PMD_MASK))
+			continue;
+		KUNIT_EXPECT_EQ_MSG(test, mglru_mapped_gen(test, page), youngest,
+				    "page %d beside the young PTE was not promoted", i);
+	}
+	mglru_unmap(test);
+}
+
+/*
+ * Folios taken off the LRU for good (truncated, migrated, freed) can leave
+ * the oldest generation empty: a batch first lets min_seq pass it, and
+ * takes its folios from the next one, which is not among the MIN_NR_GENS
+ * youngest; that emptied, min_seq passes it too. The pass is proactive,
+ * as memory.reclaim's: it has a page-table walk at hand, in which nothing
+ * is batched (no folio is mapped).
+ */
+static void mglru_test_evict_passes_emptied_oldest(struct kunit *test)
+{
+	struct scan_control sc = {
+		.gfp_mask = GFP_KERNEL,
+		.proactive = 1,
+		.reclaim_idx = MAX_NR_ZONES - 1,
+	};
+	struct mglru_folios *f = mglru_folios_init(test, 0);
+	unsigned long min_seq = READ_ONCE(f->lruvec->lrugen.min_seq[LRU_GEN_FILE]);
+
+	KUNIT_ASSERT_EQ(test, mglru_age_file(f->lruvec, MIN_NR_GENS + 2, 0), MIN_NR_GENS + 2);
+	mglru_folios_del(f);
+	KUNIT_ASSERT_EQ(test, mglru_oldest_count(f->lruvec, LRU_GEN_FILE), (size_t)0);
+
+	mglru_evict_once(test, f->lruvec, &sc, 0);
+
+	KUNIT_EXPECT_EQ_MSG(test, sc.nr.taken, MGLRU_NR_FOLIOS,
+			    "the batch isolated %u folios, not those of the next generation",
+			    (unsigned int)sc.nr.taken);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(f->lruvec->lrugen.min_seq[LRU_GEN_FILE]), min_seq + 2);
+}
+
+/*
+ * A batch that frees some folios and cannot free the others: the lazily
+ * freed pages go at once, the case's clean folios get their retry and go
+ * back. The pass counts as reclaimed, and evict_folios() as rotated, what
+ * both rounds of shrink_folio_list() did with the batch, not the last
+ * round alone.
+ */
+static void mglru_test_evict_counts_a_batch_over_its_retry(struct kunit *test)
+{
+	struct scan_control sc = {
+		.gfp_mask = GFP_KERNEL,
+		.may_unmap = 1,
+		.reclaim_idx = MAX_NR_ZONES - 1,
+	};
+	unsigned long addr, rotated;
+	struct mglru_folios *f;
+	struct lruvec *lruvec;
+
+	addr = mglru_lazyfree_init(test, MGLRU_NR_FOLIOS, false, &lruvec);
+	f = mglru_folios_alloc(test, false, 0);
+	KUNIT_ASSERT_PTR_EQ(test, f->lruvec, lruvec);
+	mglru_folios_add(f);
+	mglru_folios_in_oldest(test, f, LRU_GEN_FILE);
+	KUNIT_ASSERT_EQ(test, mglru_oldest_count(lruvec, LRU_GEN_FILE),
+			(size_t)2 * MGLRU_NR_FOLIOS);
+	rotated = mglru_stat(lruvec, PGROTATE_FILE);
+
+	mglru_evict_once(test, lruvec, &sc, 0);
+
+	KUNIT_EXPECT_EQ(test, sc.nr.taken, 2 * MGLRU_NR_FOLIOS);
+	KUNIT_EXPECT_EQ(test, mglru_lazy_discarded(test, addr, MGLRU_NR_FOLIOS), MGLRU_NR_FOLIOS);
+	KUNIT_EXPECT_EQ_MSG(test, sc.nr_reclaimed, MGLRU_NR_FOLIOS,
+			    "sc->nr_reclaimed: %lu of the batch's %d freed pages",
+			    sc.nr_reclaimed, MGLRU_NR_FOLIOS);
+	KUNIT_EXPECT_EQ_MSG(test, mglru_stat(lruvec, PGROTATE_FILE) - rotated, MGLRU_NR_FOLIOS,
+			    "PGROTATE_FILE: not the %d folios the batch could not free",
+			    MGLRU_NR_FOLIOS);
+	mglru_unmap(test);
+}
+
+/*
+ * Mark @folio accessed, as each read through a file descriptor does, until
+ * MGLRU counts it in the working set.
+ */
+static void mglru_folio_read_often(struct kunit *test, struct folio *folio)
+{
+	int i;
+
+	for (i = 0; i <= BIT(LRU_REFS_WIDTH) && !folio_test_workingset(folio); i++)
+		folio_mark_accessed(folio);
+	KUNIT_ASSERT_TRUE(test, folio_test_workingset(folio));
+}
+
+struct mglru_isolated {
+	int scanned, isolated, type, type_scanned, anon, file;
+};
+
+/*
+ * One isolate_folios() call at @swappiness, as evict_folios() makes it, and
+ * every folio it took put straight back.
+ */
+static void mglru_isolate(struct lruvec *lruvec, int swappiness,
+			  struct mglru_isolated *r)
+{
+	struct scan_control sc = {
+		.gfp_mask = GFP_KERNEL,
+		.may_unmap = 1,
+		.may_swap = 1,
+		.reclaim_idx = MAX_NR_ZONES - 1,
+	};
+	struct folio *folio, *next;
+	LIST_HEAD(list);
+
+	*r = (struct mglru_isolated){ .type = -1 };
+	lruvec_lock_irq(lruvec);
+	r->scanned = isolate_folios(MAX_LRU_BATCH, lruvec, &sc, swappiness, &list,
+				    &r->isolated, &r->type, &r->type_scanned);
+	lruvec_unlock_irq(lruvec);
+
+	/* this CPU's LRU batch, drained on this CPU, as mglru_folios_add() */
+	migrate_disable();
+	list_for_each_entry_safe(folio, next, &list, lru) {
+		if (folio_is_file_lru(folio))
+			r->file++;
+		else
+			r->anon++;
+		list_del(&folio->lru);
+		folio_putback_lru(folio);
+	}
+	lru_add_drain();
+	migrate_enable();
+}
+
+/*
+ * Anon folios in the oldest anon generation, file folios (read often if
+ * @protected) in the oldest file generation, nothing else in either: as
+ * reclaim at @swappiness would meet them.
+ */
+static void mglru_isolate_both(struct kunit *test, int swappiness, bool protected,
+			       struct mglru_isolated *r)
+{
+	struct mglru_folios *anon, *file;
+	struct lruvec *lruvec;
+	int i;
+
+	mglru_root_lru(test);
+	anon = mglru_folios_alloc(test, true, 0);
+	file = mglru_folios_alloc(test, false, 0);
+	lruvec = anon->lruvec;
+	KUNIT_ASSERT_PTR_EQ(test, lruvec, file->lruvec);
+
+	/* a new anon folio lands one below the youngest: age it to the oldest */
+	mglru_folios_add(anon);
+	for (i = 0; i < MIN_NR_GENS; i++)
+		mglru_age_once(lruvec, 1);
+	mglru_age_file(lruvec, MIN_NR_GENS + 1, 1);
+	mglru_folios_add(file);
+	for (i = 0; protected && i < MGLRU_NR_FOLIOS; i++)
+		mglru_folio_read_often(test, file->folio[i]);
+
+	mglru_folios_in_oldest(test, anon, LRU_GEN_ANON);
+	mglru_folios_in_oldest(test, file, LRU_GEN_FILE);
+	KUNIT_ASSERT_EQ(test, mglru_oldest_count(lruvec, LRU_GEN_ANON), MGLRU_NR_FOLIOS);
+	KUNIT_ASSERT_EQ(test, mglru_oldest_count(lruvec, LRU_GEN_FILE), MGLRU_NR_FOLIOS);
+	mglru_isolate(lruvec, swappiness, r);
+	mglru_root_lru_check(test, "after the isolation");
+}
+
+/*
+ * At swappiness 1 get_type_to_scan() picks file. The oldest file
+ * generation holds only protected folios, so scan_folios() scans them all
+ * and isolates none; anon folios wait in the oldest anon generation.
+ * isolate_folios() must stay on file: it scanned something.
+ */
+static void mglru_test_isolate_keeps_scanned_type(struct kunit *test)
+{
+	struct mglru_isolated r;
+
+	mglru_isolate_both(test, 1, true, &r);
+
+	KUNIT_ASSERT_GE_MSG(test, r.scanned, MGLRU_NR_FOLIOS,
+			    "the protected file folios were not scanned");
+	KUNIT_EXPECT_EQ_MSG(test, r.anon, 0,
+			    "isolate_folios() turned to anon after scanning file");
+	KUNIT_EXPECT_EQ(test, r.isolated, 0);
+}
+
+/*
+ * At MAX_SWAPPINESS get_type_to_scan() picks anon, and the oldest anon
+ * generation has folios to isolate: isolate_folios() takes them and stops
+ * there, reporting anon, without touching file.
+ */
+static void mglru_test_isolate_takes_the_chosen_type(struct kunit *test)
+{
+	struct mglru_isolated r;
+
+	mglru_isolate_both(test, MAX_SWAPPINESS, false, &r);
+
+	KUNIT_EXPECT_EQ_MSG(test, r.anon, MGLRU_NR_FOLIOS,
+			    "isolate_folios() did not take the anon folios it chose");
+	KUNIT_EXPECT_EQ_MSG(test, r.file, 0,
+			    "isolate_folios() went on to file after isolating anon");
+	KUNIT_EXPECT_EQ(test, r.type, LRU_GEN_ANON);
+	KUNIT_EXPECT_EQ(test, r.type_scanned, MGLRU_NR_FOLIOS);
+}
+
+/*
+ * At MAX_SWAPPINESS get_type_to_scan() picks anon, but the anon type has
+ * nothing to scan: isolate_folios() must turn to file, take the case's
+ * file folios and report file as the type it isolated.
+ */
+static void mglru_test_isolate_falls_back_when_nothing_scanned(struct kunit *test)
+{
+	struct mglru_folios *f = mglru_folios_init(test, 0);
+	struct mglru_isolated r;
+
+	mglru_drop_empty_gens(f->lruvec, MAX_SWAPPINESS);
+	if (get_nr_gens(f->lruvec, LRU_GEN_ANON) > MIN_NR_GENS)
+		KUNIT_ASSERT_EQ(test, mglru_oldest_count(f->lruvec, LRU_GEN_ANON), 0);
+	KUNIT_ASSERT_EQ(test, mglru_oldest_count(f->lruvec, LRU_GEN_FILE), MGLRU_NR_FOLIOS);
+
+	mglru_isolate(f->lruvec, MAX_SWAPPINESS, &r);
+	mglru_root_lru_check(test, "after the isolation");
+
+	KUNIT_EXPECT_EQ_MSG(test, r.file, MGLRU_NR_FOLIOS,
+			    "isolate_folios() scanned no anon and did not turn to file");
+	KUNIT_EXPECT_EQ(test, r.anon, 0);
+	KUNIT_EXPECT_EQ_MSG(test, r.type, LRU_GEN_FILE,
+			    "isolate_folios() reported the type it did not isolate");
+}
+
+/*
+ * The same through evict_folios(), whose count of what the first type
+ * isolated starts at 0: scan_folios() leaves it untouched for a type with
+ * nothing to evict (MIN_NR_GENS generations), so that at MAX_SWAPPINESS,
+ * anon empty, the batch goes on to file and takes the case's folios.
+ */
+static void mglru_test_evict_falls_back_when_anon_has_no_gen(struct kunit *test)
+{
+	struct scan_control sc = {
+		.gfp_mask = GFP_KERNEL,
+		.reclaim_idx = MAX_NR_ZONES - 1,
+	};
+	struct mglru_folios *f = mglru_folios_init(test, 0);
+
+	mglru_drop_empty_gens(f->lruvec, MAX_SWAPPINESS);
+	KUNIT_ASSERT_EQ(test, get_nr_gens(f->lruvec, LRU_GEN_ANON), MIN_NR_GENS);
+	mglru_folios_in_oldest(test, f, LRU_GEN_FILE);
+
+	mglru_evict_once(test, f->lruvec, &sc, MAX_SWAPPINESS);
+
+	KUNIT_EXPECT_EQ_MSG(test, sc.nr.taken, MGLRU_NR_FOLIOS,
+			    "evict_folios() took %u folios: it did not turn to file",
+			    (unsigned int)sc.nr.taken);
+}
+
+static struct kunit_case mglru_evict_test_cases[] = {
+	KUNIT_CASE(mglru_test_evict_counts_dirty),
+	KUNIT_CASE(mglru_test_evict_counts_writeback),
+	KUNIT_CASE(mglru_test_evict_counts_writeback_in_batches),
+	KUNIT_CASE(mglru_test_evict_counts_clean),
+	KUNIT_CASE(mglru_test_evict_culls_mlocked),
+	KUNIT_CASE(mglru_test_evict_keeps_dirty_anon_without_io),
+	KUNIT_CASE(mglru_test_evict_puts_rejected_clean_second_youngest),
+	KUNIT_CASE(mglru_test_evict_puts_rejected_referenced_above_oldest),
+	KUNIT_CASE(mglru_test_evict_wakes_flushers_when_all_dirty),
+	KUNIT_CASE(mglru_test_evict_wakes_flushers_in_cgroup_reclaim),
+	KUNIT_CASE(mglru_test_evict_leaves_flushers_when_some_clean),
+	KUNIT_CASE(mglru_test_isolate_keeps_scanned_type),
+	KUNIT_CASE(mglru_test_isolate_takes_the_chosen_type),
+	KUNIT_CASE(mglru_test_isolate_falls_back_when_nothing_scanned),
+	KUNIT_CASE(mglru_test_evict_falls_back_when_anon_has_no_gen),
+	KUNIT_CASE(mglru_test_evict_frees_lazyfree),
+	KUNIT_CASE(mglru_test_evict_retries_no_mapped_folio),
+	KUNIT_CASE(mglru_test_evict_looks_around_young_pte),
+	KUNIT_CASE(mglru_test_evict_passes_emptied_oldest),
+	KUNIT_CASE(mglru_test_evict_counts_a_batch_over_its_retry),
+	{}
+};
+
+static struct kunit_suite mglru_evict_test_suite = {
+	.name = "mglru_evict",
+	.test_cases = mglru_evict_test_cases,
+};
+
+kunit_test_suite(mglru_evict_test_suite);
+
+/*
+ * mglru_shrink: what the shrink loop does with the lruvec of real folios,
+ * with mglru_evict's folios and helpers:
+ *
+ * - whether it evicts after it asked for aging: try_to_shrink_lruvec()
+ *   goes on to evict_folios() in the pass in which should_run_aging()
+ *   wanted a new generation, whatever the aging attempt gave, and memcg
+ *   reclaim goes on to its budget ("mm/mglru: don't abort scan
+ *   immediately right after aging");
+ *
+ * - where it stops: once it reclaimed what it was asked for, at its
+ *   budget, or with nothing left to evict;
+ *
+ * - what get_nr_to_scan() makes of a real lruvec: its evictable size,
+ *   shifted, without aging it, and nothing for anon only without swap.
+ */
+
 /*
  * An aging attempt of try_to_shrink_lruvec() that loses the race with
  * another reclaimer, through the static stub of try_to_inc_max_seq().
@@ -1742,347 +2372,6 @@ static void mglru_test_shrink_memcg_evicts_to_budget_after_aging(struct kunit *t
 			    (unsigned int)sc.nr.taken);
 }
 
-/* The folios of the oldest generation of @type, all zones. */
-static size_t mglru_oldest_count(struct lruvec *lruvec, int type)
-{
-	struct lru_gen_folio *lrugen = &lruvec->lrugen;
-	size_t n = 0;
-	int zone, gen;
-
-	lruvec_lock_irq(lruvec);
-	gen = lru_gen_from_seq(lrugen->min_seq[type]);
-	for (zone = 0; zone < MAX_NR_ZONES; zone++)
-		n += list_count_nodes(&lrugen->folios[gen][type][zone]);
-	lruvec_unlock_irq(lruvec);
-	return n;
-}
-
-/*
- * Free what the mapping held before the next case looks at the LRU: a
- * kthread's last fput() of the shmem file is deferred.
- */
-static void mglru_fault_release(void *unused)
-{
-	flush_delayed_fput();
-	lru_add_drain_all();
-}
-
-/*
- * @nr pages of a new private anon mapping of the case's own mm, each
- * written: a page fault through handle_mm_fault() puts each on the LRU,
- * marked accessed, with a young PTE. The case holds no reference (reclaim
- * frees only a folio that its page table alone holds): it finds them
- * through the mapping, which mglru_lazyfree_unmap() ends. Returns the
- * mapping's address.
- */
-static unsigned long mglru_map_written(struct kunit *test, int nr)
-{
-	struct mglru_case *c = test->priv;
-	unsigned long addr;
-	char byte = 1;
-	int i;
-
-	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, mglru_fault_release, NULL));
-	addr = kunit_vm_mmap(test, NULL, 0, nr * PAGE_SIZE, PROT_READ | PROT_WRITE,
-			     MAP_PRIVATE | MAP_ANONYMOUS, 0);
-	KUNIT_ASSERT_FALSE_MSG(test, !addr || IS_ERR_VALUE(addr), "kunit_vm_mmap(): %ld",
-			       (long)addr);
-	for (i = 0; i < nr; i++)
-		KUNIT_ASSERT_EQ(test, copy_to_user((void __user *)(addr + i * PAGE_SIZE),
-						   &byte, 1), 0);
-	lru_add_drain_all();
-	c->lazy_addr = addr;
-	c->nr_lazy = nr;
-	KUNIT_ASSERT_EQ_MSG(test, mglru_lazy_lru_pages(c), (unsigned long)nr,
-			    "pages of the mapping are off the LRU after the fault");
-	return addr;
-}
-
-/*
- * Lazily freed anon memory (MADV_FREE) is the one kind of folio reclaim
- * can free here, with no swap and no filesystem: clean, it is discarded.
- * @nr pages of a mapping (mglru_map_written()) advised MADV_FREE, which
- * takes them off the swap-backed LRU to the oldest file generation, their
- * PTEs old and clean. Returns the mapping's address.
- */
-static unsigned long mglru_lazyfree(struct kunit *test, struct lruvec *lruvec, int nr)
-{
-	unsigned long addr = mglru_map_written(test, nr);
-
-	KUNIT_ASSERT_EQ(test, do_madvise(current->mm, addr, nr * PAGE_SIZE, MADV_FREE), 0);
-	lru_add_drain_all();
-	KUNIT_ASSERT_EQ_MSG(test, mglru_lazy_lru_pages(test->priv), (unsigned long)nr,
-			    "MADV_FREE left pages of the mapping off the LRU");
-	KUNIT_ASSERT_EQ_MSG(test, mglru_oldest_count(lruvec, LRU_GEN_FILE), (size_t)nr,
-			    "the oldest file generation does not hold the lazily freed pages alone");
-	mglru_root_lru_check(test, "after MADV_FREE");
-	return addr;
-}
-
-/*
- * Unmap the case's lazily freed mapping, so that what is left of it is
- * gone before the next case looks at the LRU: the case's mm is torn down
- * after the case ends.
- */
-static void mglru_lazyfree_unmap(struct kunit *test)
-{
-	struct mglru_case *c = test->priv;
-
-	KUNIT_EXPECT_EQ(test, vm_munmap(c->lazy_addr, c->nr_lazy * PAGE_SIZE), 0);
-	c->nr_lazy = 0;
-	lru_add_drain_all();
-}
-
-/* How many of the @nr pages at @addr read as zero: the discarded ones. */
-static int mglru_lazy_discarded(struct kunit *test, unsigned long addr, int nr)
-{
-	int i, zero = 0;
-	char byte;
-
-	for (i = 0; i < nr; i++) {
-		KUNIT_ASSERT_EQ(test, copy_from_user(&byte, (void __user *)(addr + i * PAGE_SIZE),
-						     1), 0);
-		zero += !byte;
-	}
-	return zero;
-}
-
-/*
- * The generation of the folio mapped at @addr in the case's mm, -1 if it is
- * off the LRU; and, with @young, whether its PTE is young.
- */
-static int mglru_mapped_gen(struct kunit *test, unsigned long addr, bool *young)
-{
-	struct vm_area_struct *vma;
-	struct folio_walk fw;
-	struct folio *folio;
-	int gen = -1;
-
-	mmap_read_lock(current->mm);
-	vma = vma_lookup(current->mm, addr);
-	folio = vma ? folio_walk_start(&fw, vma, addr, 0) : NULL;
-	if (folio) {
-		gen = folio_lru_gen(folio);
-		if (young)
-			*young = fw.level == FW_LEVEL_PTE && pte_young(fw.pte);
-		folio_walk_end(&fw, vma);
-	}
-	mmap_read_unlock(current->mm);
-	KUNIT_ASSERT_NOT_NULL_MSG(test, folio, "no folio mapped at %lx", addr);
-	return gen;
-}
-
-/*
- * The oldest file generation, one besides the MIN_NR_GENS youngest, holds
- * @nr lazily freed pages; with @younger, MGLRU_NR_FOLIOS of the case's
- * clean folios above them, which reclaim cannot free.
- */
-static unsigned long mglru_lazyfree_init(struct kunit *test, int nr, bool younger,
-					 struct lruvec **lruvecp)
-{
-	struct lruvec *lruvec = mem_cgroup_lruvec(root_mem_cgroup, NODE_DATA(numa_mem_id()));
-	struct mglru_folios *f;
-	unsigned long addr;
-	int i;
-
-	mglru_root_lru(test);
-	mglru_drop_empty_gens(lruvec, 0);
-	mglru_age_file(lruvec, MIN_NR_GENS + 1, 0);
-	addr = mglru_lazyfree(test, lruvec, nr);
-	if (younger) {
-		f = mglru_folios_alloc(test, false, 0);
-		KUNIT_ASSERT_PTR_EQ(test, f->lruvec, lruvec);
-		for (i = 0; i < MGLRU_NR_FOLIOS; i++)
-			folio_set_active(f->folio[i]);
-		mglru_folios_add(f);
-	}
-	*lruvecp = lruvec;
-	return addr;
-}
-
-/*
- * A pass that frees what it isolated: it counts the folios in
- * sc->nr_reclaimed and as stolen (PGSTEAL_FILE, PGSTEAL_DIRECT: a direct
- * reclaimer's pass) and none as rotated.
- */
-static void mglru_test_evict_frees_lazyfree(struct kunit *test)
-{
-	unsigned long addr, stolen, direct, rotated;
-	struct scan_control sc = {};
-	struct lruvec *lruvec;
-
-	addr = mglru_lazyfree_init(test, MGLRU_NR_FOLIOS, false, &lruvec);
-	stolen = mglru_stat(lruvec, PGSTEAL_FILE);
-	direct = mglru_stat(lruvec, PGSTEAL_DIRECT);
-	rotated = mglru_stat(lruvec, PGROTATE_FILE);
-
-	mglru_shrink_lruvec(test, lruvec, &sc);
-
-	KUNIT_EXPECT_EQ(test, mglru_lazy_discarded(test, addr, MGLRU_NR_FOLIOS), MGLRU_NR_FOLIOS);
-	KUNIT_EXPECT_EQ(test, sc.nr_reclaimed, MGLRU_NR_FOLIOS);
-	KUNIT_EXPECT_EQ(test, sc.nr.taken, MGLRU_NR_FOLIOS);
-	KUNIT_EXPECT_EQ(test, mglru_stat(lruvec, PGSTEAL_FILE) - stolen, MGLRU_NR_FOLIOS);
-	KUNIT_EXPECT_EQ(test, mglru_stat(lruvec, PGSTEAL_DIRECT) - direct, MGLRU_NR_FOLIOS);
-	KUNIT_EXPECT_EQ(test, mglru_stat(lruvec, PGROTATE_FILE) - rotated, 0);
-	mglru_lazyfree_unmap(test);
-}
-
-/*
- * Reclaim that may not unmap (node reclaim without RECLAIM_UNMAP) keeps
- * mapped folios, here clean lazily freed ones it could otherwise discard:
- * inactive and clean as they are, being mapped they get no retry.
- */
-static void mglru_test_evict_retries_no_mapped_folio(struct kunit *test)
-{
-	struct scan_control sc = {
-		.gfp_mask = GFP_KERNEL,
-		.reclaim_idx = MAX_NR_ZONES - 1,
-	};
-	struct lruvec *lruvec;
-	unsigned long addr;
-
-	addr = mglru_lazyfree_init(test, MGLRU_NR_FOLIOS, false, &lruvec);
-	mglru_evict_once(test, lruvec, &sc, 0);
-
-	KUNIT_EXPECT_EQ(test, sc.nr.taken, MGLRU_NR_FOLIOS);
-	KUNIT_EXPECT_EQ_MSG(test, sc.nr_scanned, sc.nr.taken,
-			    "shrink_folio_list() met %lu pages of %u isolated",
-			    sc.nr_scanned, (unsigned int)sc.nr.taken);
-	KUNIT_EXPECT_EQ(test, sc.nr_reclaimed, 0);
-	KUNIT_EXPECT_EQ(test, mglru_lazy_lru_pages(test->priv), MGLRU_NR_FOLIOS);
-	KUNIT_EXPECT_EQ(test, mglru_lazy_discarded(test, addr, MGLRU_NR_FOLIOS), 0);
-	mglru_lazyfree_unmap(test);
-}
-
-/*
- * The young PTE of a folio that reclaim takes from the oldest generation
- * makes it look around that PTE (lru_gen_look_around()): the young pages
- * beside it in the same page table, marked accessed, are promoted to the
- * youngest generation, and the folio itself, referenced, is kept. Proactive
- * reclaim batches those moves in its page-table walk, and the pass adds
- * them to the generations' sizes before it ends (mglru_evict_once() checks
- * the sizes).
- *
- * Three written pages of the case's mapping, the middle one lazily freed
- * to the oldest file generation, the one reclaim can evict here, then read
- * through an access fault (fixup_user_fault()), which makes its PTE young
- * as the CPU's accessed bit would: uaccess does not under UML.
- */
-static void mglru_test_evict_looks_around_young_pte(struct kunit *test)
-{
-	struct scan_control sc = {
-		.gfp_mask = GFP_KERNEL,
-		.may_unmap = 1,
-		.proactive = 1,
-		.reclaim_idx = MAX_NR_ZONES - 1,
-	};
-	struct lruvec *lruvec = mem_cgroup_lruvec(root_mem_cgroup, NODE_DATA(numa_mem_id()));
-	unsigned long addr, mid, page;
-	bool young = false;
-	int i, ret, youngest;
-
-	mglru_root_lru(test);
-	mglru_drop_empty_gens(lruvec, 0);
-	mglru_age_file(lruvec, MIN_NR_GENS + 1, 0);
-	addr = mglru_map_written(test, 3);
-	mid = addr + PAGE_SIZE;
-	KUNIT_ASSERT_EQ(test, do_madvise(current->mm, mid, PAGE_SIZE, MADV_FREE), 0);
-	lru_add_drain_all();
-	KUNIT_ASSERT_EQ_MSG(test, mglru_oldest_count(lruvec, LRU_GEN_FILE), (size_t)1,
-			    "the oldest file generation does not hold the lazily freed page alone");
-
-	mmap_read_lock(current->mm);
-	ret = fixup_user_fault(current->mm, mid, 0, NULL);
-	mmap_read_unlock(current->mm);
-	KUNIT_ASSERT_EQ(test, ret, 0);
-	mglru_mapped_gen(test, mid, &young);
-	KUNIT_ASSERT_TRUE_MSG(test, young, "the access fault left the PTE old");
-
-	mglru_evict_once(test, lruvec, &sc, 0);
-
-	KUNIT_EXPECT_EQ(test, sc.nr.taken, 1);
-	KUNIT_EXPECT_EQ(test, sc.nr_reclaimed, 0);
-	KUNIT_EXPECT_EQ_MSG(test, mglru_lazy_discarded(test, mid, 1), 0,
-			    "reclaim discarded a page with a young PTE");
-	youngest = lru_gen_from_seq(READ_ONCE(lruvec->lrugen.max_seq));
-	for (i = 0; i < 3; i += 2) {
-		page = addr + i * PAGE_SIZE;
-		/* look-around stays in the page table of the young PTE */
-		if ((page & PMD_MASK) != (mid & PMD_MASK))
-			continue;
-		KUNIT_EXPECT_EQ_MSG(test, mglru_mapped_gen(test, page, NULL), youngest,
-				    "page %d beside the young PTE was not promoted", i);
-	}
-	mglru_lazyfree_unmap(test);
-}
-
-/*
- * Folios taken off the LRU for good (truncated, migrated, freed) can leave
- * the oldest generation empty: a batch first lets min_seq pass it, and
- * takes its folios from the next one, which is not among the MIN_NR_GENS
- * youngest; that emptied, min_seq passes it too.
- */
-static void mglru_test_evict_passes_emptied_oldest(struct kunit *test)
-{
-	struct scan_control sc = {
-		.gfp_mask = GFP_KERNEL,
-		.reclaim_idx = MAX_NR_ZONES - 1,
-	};
-	struct mglru_folios *f = mglru_folios_init(test, 0);
-	unsigned long min_seq = READ_ONCE(f->lruvec->lrugen.min_seq[LRU_GEN_FILE]);
-
-	KUNIT_ASSERT_EQ(test, mglru_age_file(f->lruvec, MIN_NR_GENS + 2, 0), MIN_NR_GENS + 2);
-	mglru_folios_del(f);
-	KUNIT_ASSERT_EQ(test, mglru_oldest_count(f->lruvec, LRU_GEN_FILE), (size_t)0);
-
-	mglru_evict_once(test, f->lruvec, &sc, 0);
-
-	KUNIT_EXPECT_EQ_MSG(test, sc.nr.taken, MGLRU_NR_FOLIOS,
-			    "the batch isolated %u folios, not those of the next generation",
-			    (unsigned int)sc.nr.taken);
-	KUNIT_EXPECT_EQ(test, READ_ONCE(f->lruvec->lrugen.min_seq[LRU_GEN_FILE]), min_seq + 2);
-}
-
-/*
- * A batch that frees some folios and cannot free the others: the lazily
- * freed pages go at once, the case's clean folios get their retry and go
- * back. The pass counts as reclaimed, and evict_folios() as rotated, what
- * both rounds of shrink_folio_list() did with the batch, not the last
- * round alone.
- */
-static void mglru_test_evict_counts_a_batch_over_its_retry(struct kunit *test)
-{
-	struct scan_control sc = {
-		.gfp_mask = GFP_KERNEL,
-		.may_unmap = 1,
-		.reclaim_idx = MAX_NR_ZONES - 1,
-	};
-	unsigned long addr, rotated;
-	struct mglru_folios *f;
-	struct lruvec *lruvec;
-
-	addr = mglru_lazyfree_init(test, MGLRU_NR_FOLIOS, false, &lruvec);
-	f = mglru_folios_alloc(test, false, 0);
-	KUNIT_ASSERT_PTR_EQ(test, f->lruvec, lruvec);
-	mglru_folios_add(f);
-	mglru_folios_in_oldest(test, f, LRU_GEN_FILE);
-	KUNIT_ASSERT_EQ(test, mglru_oldest_count(lruvec, LRU_GEN_FILE),
-			(size_t)2 * MGLRU_NR_FOLIOS);
-	rotated = mglru_stat(lruvec, PGROTATE_FILE);
-
-	mglru_evict_once(test, lruvec, &sc, 0);
-
-	KUNIT_EXPECT_EQ(test, sc.nr.taken, 2 * MGLRU_NR_FOLIOS);
-	KUNIT_EXPECT_EQ(test, mglru_lazy_discarded(test, addr, MGLRU_NR_FOLIOS), MGLRU_NR_FOLIOS);
-	KUNIT_EXPECT_EQ_MSG(test, sc.nr_reclaimed, MGLRU_NR_FOLIOS,
-			    "sc->nr_reclaimed: %lu of the batch's %d freed pages",
-			    sc.nr_reclaimed, MGLRU_NR_FOLIOS);
-	KUNIT_EXPECT_EQ_MSG(test, mglru_stat(lruvec, PGROTATE_FILE) - rotated, MGLRU_NR_FOLIOS,
-			    "PGROTATE_FILE: not the %d folios the batch could not free",
-			    MGLRU_NR_FOLIOS);
-	mglru_lazyfree_unmap(test);
-}
-
 /*
  * Memcg reclaim stops once it reclaimed what it was asked for, though its
  * budget (priority 0: the whole lruvec) goes on to the generation above.
@@ -2099,7 +2388,7 @@ static void mglru_test_shrink_stops_when_reclaimed_enough(struct kunit *test)
 	KUNIT_EXPECT_EQ_MSG(test, sc.nr.taken, MGLRU_NR_FOLIOS,
 			    "reclaim went on after it had reclaimed enough: it isolated %u folios",
 			    (unsigned int)sc.nr.taken);
-	mglru_lazyfree_unmap(test);
+	mglru_unmap(test);
 }
 
 /*
@@ -2173,223 +2462,27 @@ static void mglru_test_budget_anon_only_without_swap(struct kunit *test)
 			(long)lruvec_evictable_size(f->lruvec, MAX_SWAPPINESS));
 }
 
-/*
- * Mark @folio accessed, as each read through a file descriptor does, until
- * MGLRU counts it in the working set.
- */
-static void mglru_folio_read_often(struct kunit *test, struct folio *folio)
-{
-	int i;
-
-	for (i = 0; i <= BIT(LRU_REFS_WIDTH) && !folio_test_workingset(folio); i++)
-		folio_mark_accessed(folio);
-	KUNIT_ASSERT_TRUE(test, folio_test_workingset(folio));
-}
-
-struct mglru_isolated {
-	int scanned, isolated, type, type_scanned, anon, file;
-};
-
-/*
- * One isolate_folios() call at @swappiness, as evict_folios() makes it, and
- * every folio it took put straight back.
- */
-static void mglru_isolate(struct lruvec *lruvec, int swappiness,
-			  struct mglru_isolated *r)
-{
-	struct scan_control sc = {
-		.gfp_mask = GFP_KERNEL,
-		.may_unmap = 1,
-		.may_swap = 1,
-		.reclaim_idx = MAX_NR_ZONES - 1,
-	};
-	struct folio *folio, *next;
-	LIST_HEAD(list);
-
-	*r = (struct mglru_isolated){ .type = -1 };
-	lruvec_lock_irq(lruvec);
-	r->scanned = isolate_folios(MAX_LRU_BATCH, lruvec, &sc, swappiness, &list,
-				    &r->isolated, &r->type, &r->type_scanned);
-	lruvec_unlock_irq(lruvec);
-
-	/* this CPU's LRU batch, drained on this CPU, as mglru_folios_add() */
-	migrate_disable();
-	list_for_each_entry_safe(folio, next, &list, lru) {
-		if (folio_is_file_lru(folio))
-			r->file++;
-		else
-			r->anon++;
-		list_del(&folio->lru);
-		folio_putback_lru(folio);
-	}
-	lru_add_drain();
-	migrate_enable();
-}
-
-/*
- * Anon folios in the oldest anon generation, file folios (read often if
- * @protected) in the oldest file generation, nothing else in either: as
- * reclaim at @swappiness would meet them.
- */
-static void mglru_isolate_both(struct kunit *test, int swappiness, bool protected,
-			       struct mglru_isolated *r)
-{
-	struct mglru_folios *anon, *file;
-	struct lruvec *lruvec;
-	int i;
-
-	mglru_root_lru(test);
-	anon = mglru_folios_alloc(test, true, 0);
-	file = mglru_folios_alloc(test, false, 0);
-	lruvec = anon->lruvec;
-	KUNIT_ASSERT_PTR_EQ(test, lruvec, file->lruvec);
-
-	/* a new anon folio lands one below the youngest: age it to the oldest */
-	mglru_folios_add(anon);
-	for (i = 0; i < MIN_NR_GENS; i++)
-		mglru_age_once(lruvec, 1);
-	mglru_age_file(lruvec, MIN_NR_GENS + 1, 1);
-	mglru_folios_add(file);
-	for (i = 0; protected && i < MGLRU_NR_FOLIOS; i++)
-		mglru_folio_read_often(test, file->folio[i]);
-
-	mglru_folios_in_oldest(test, anon, LRU_GEN_ANON);
-	mglru_folios_in_oldest(test, file, LRU_GEN_FILE);
-	KUNIT_ASSERT_EQ(test, mglru_oldest_count(lruvec, LRU_GEN_ANON), MGLRU_NR_FOLIOS);
-	KUNIT_ASSERT_EQ(test, mglru_oldest_count(lruvec, LRU_GEN_FILE), MGLRU_NR_FOLIOS);
-	mglru_isolate(lruvec, swappiness, r);
-	mglru_root_lru_check(test, "after the isolation");
-}
-
-/*
- * At swappiness 1 get_type_to_scan() picks file. The oldest file
- * generation holds only protected folios, so scan_folios() scans them all
- * and isolates none; anon folios wait in the oldest anon generation.
- * isolate_folios() must stay on file: it scanned something.
- */
-static void mglru_test_isolate_keeps_scanned_type(struct kunit *test)
-{
-	struct mglru_isolated r;
-
-	mglru_isolate_both(test, 1, true, &r);
-
-	KUNIT_ASSERT_GE_MSG(test, r.scanned, MGLRU_NR_FOLIOS,
-			    "the protected file folios were not scanned");
-	KUNIT_EXPECT_EQ_MSG(test, r.anon, 0,
-			    "isolate_folios() turned to anon after scanning file");
-	KUNIT_EXPECT_EQ(test, r.isolated, 0);
-}
-
-/*
- * At MAX_SWAPPINESS get_type_to_scan() picks anon, and the oldest anon
- * generation has folios to isolate: isolate_folios() takes them and stops
- * there, reporting anon, without touching file.
- */
-static void mglru_test_isolate_takes_the_chosen_type(struct kunit *test)
-{
-	struct mglru_isolated r;
-
-	mglru_isolate_both(test, MAX_SWAPPINESS, false, &r);
-
-	KUNIT_EXPECT_EQ_MSG(test, r.anon, MGLRU_NR_FOLIOS,
-			    "isolate_folios() did not take the anon folios it chose");
-	KUNIT_EXPECT_EQ_MSG(test, r.file, 0,
-			    "isolate_folios() went on to file after isolating anon");
-	KUNIT_EXPECT_EQ(test, r.type, LRU_GEN_ANON);
-	KUNIT_EXPECT_EQ(test, r.type_scanned, MGLRU_NR_FOLIOS);
-}
-
-/*
- * At MAX_SWAPPINESS get_type_to_scan() picks anon, but the anon type has
- * nothing to scan: isolate_folios() must turn to file, take the case's
- * file folios and report file as the type it isolated.
- */
-static void mglru_test_isolate_falls_back_when_nothing_scanned(struct kunit *test)
-{
-	struct mglru_folios *f = mglru_folios_init(test, 0);
-	struct mglru_isolated r;
-
-	mglru_drop_empty_gens(f->lruvec, MAX_SWAPPINESS);
-	if (get_nr_gens(f->lruvec, LRU_GEN_ANON) > MIN_NR_GENS)
-		KUNIT_ASSERT_EQ(test, mglru_oldest_count(f->lruvec, LRU_GEN_ANON), 0);
-	KUNIT_ASSERT_EQ(test, mglru_oldest_count(f->lruvec, LRU_GEN_FILE), MGLRU_NR_FOLIOS);
-
-	mglru_isolate(f->lruvec, MAX_SWAPPINESS, &r);
-	mglru_root_lru_check(test, "after the isolation");
-
-	KUNIT_EXPECT_EQ_MSG(test, r.file, MGLRU_NR_FOLIOS,
-			    "isolate_folios() scanned no anon and did not turn to file");
-	KUNIT_EXPECT_EQ(test, r.anon, 0);
-	KUNIT_EXPECT_EQ_MSG(test, r.type, LRU_GEN_FILE,
-			    "isolate_folios() reported the type it did not isolate");
-}
-
-/*
- * The same through evict_folios(), whose count of what the first type
- * isolated starts at 0: scan_folios() leaves it untouched for a type with
- * nothing to evict (MIN_NR_GENS generations), so that at MAX_SWAPPINESS,
- * anon empty, the batch goes on to file and takes the case's folios.
- */
-static void mglru_test_evict_falls_back_when_anon_has_no_gen(struct kunit *test)
-{
-	struct scan_control sc = {
-		.gfp_mask = GFP_KERNEL,
-		.reclaim_idx = MAX_NR_ZONES - 1,
-	};
-	struct mglru_folios *f = mglru_folios_init(test, 0);
-
-	mglru_drop_empty_gens(f->lruvec, MAX_SWAPPINESS);
-	KUNIT_ASSERT_EQ(test, get_nr_gens(f->lruvec, LRU_GEN_ANON), MIN_NR_GENS);
-	mglru_folios_in_oldest(test, f, LRU_GEN_FILE);
-
-	mglru_evict_once(test, f->lruvec, &sc, MAX_SWAPPINESS);
-
-	KUNIT_EXPECT_EQ_MSG(test, sc.nr.taken, MGLRU_NR_FOLIOS,
-			    "evict_folios() took %u folios: it did not turn to file",
-			    (unsigned int)sc.nr.taken);
-}
-
-static struct kunit_case mglru_evict_test_cases[] = {
-	KUNIT_CASE(mglru_test_evict_counts_dirty),
-	KUNIT_CASE(mglru_test_evict_counts_writeback),
-	KUNIT_CASE(mglru_test_evict_counts_writeback_in_batches),
-	KUNIT_CASE(mglru_test_evict_counts_clean),
-	KUNIT_CASE(mglru_test_evict_culls_mlocked),
-	KUNIT_CASE(mglru_test_evict_keeps_dirty_anon_without_io),
-	KUNIT_CASE(mglru_test_evict_puts_rejected_clean_second_youngest),
-	KUNIT_CASE(mglru_test_evict_puts_rejected_referenced_above_oldest),
-	KUNIT_CASE(mglru_test_evict_wakes_flushers_when_all_dirty),
-	KUNIT_CASE(mglru_test_evict_wakes_flushers_in_cgroup_reclaim),
-	KUNIT_CASE(mglru_test_evict_leaves_flushers_when_some_clean),
-	KUNIT_CASE(mglru_test_isolate_keeps_scanned_type),
-	KUNIT_CASE(mglru_test_isolate_takes_the_chosen_type),
-	KUNIT_CASE(mglru_test_isolate_falls_back_when_nothing_scanned),
-	KUNIT_CASE(mglru_test_evict_falls_back_when_anon_has_no_gen),
+static struct kunit_case mglru_shrink_test_cases[] = {
 	KUNIT_CASE(mglru_test_shrink_evicts_after_aging),
 	KUNIT_CASE(mglru_test_shrink_evicts_after_losing_aging),
 	KUNIT_CASE(mglru_test_shrink_evicts_when_aging_fails),
 	KUNIT_CASE(mglru_test_shrink_memcg_evicts_to_budget_after_aging),
-	KUNIT_CASE(mglru_test_budget_of_the_root_lruvec),
-	KUNIT_CASE(mglru_test_budget_anon_only_without_swap),
-	KUNIT_CASE(mglru_test_evict_frees_lazyfree),
-	KUNIT_CASE(mglru_test_evict_retries_no_mapped_folio),
-	KUNIT_CASE(mglru_test_evict_looks_around_young_pte),
-	KUNIT_CASE(mglru_test_evict_passes_emptied_oldest),
-	KUNIT_CASE(mglru_test_evict_counts_a_batch_over_its_retry),
 	KUNIT_CASE(mglru_test_shrink_stops_when_reclaimed_enough),
 	KUNIT_CASE(mglru_test_shrink_memcg_budget_of_one),
 	KUNIT_CASE(mglru_test_shrink_budget_counts_pages),
 	KUNIT_CASE(mglru_test_shrink_does_not_age_with_gens_to_spare),
 	KUNIT_CASE(mglru_test_shrink_ends_with_nothing_to_evict),
+	KUNIT_CASE(mglru_test_budget_of_the_root_lruvec),
+	KUNIT_CASE(mglru_test_budget_anon_only_without_swap),
 	{}
 };
 
-static struct kunit_suite mglru_evict_test_suite = {
-	.name = "mglru_evict",
-	.test_cases = mglru_evict_test_cases,
+static struct kunit_suite mglru_shrink_test_suite = {
+	.name = "mglru_shrink",
+	.test_cases = mglru_shrink_test_cases,
 };
 
-kunit_test_suite(mglru_evict_test_suite);
+kunit_test_suite(mglru_shrink_test_suite);
 
 /*
  * mglru_place: where the multi-gen LRU places a folio added in a page
@@ -2596,8 +2689,8 @@ static void mglru_test_fault_places_refaulted_workingset(struct kunit *test)
 	for (i = 0; i < MGLRU_NR_FOLIOS; i++)
 		folio_set_workingset(f->folio[i]);
 	mglru_add_expect_age(test, f, MGLRU_ADD_FAULT, 0, "refaulted workingset");
+	/* made active, not also marked accessed */
 	for (i = 0; i < MGLRU_NR_FOLIOS; i++)
-		/* made active, not also marked accessed */
 		KUNIT_EXPECT_EQ_MSG(test, folio_lru_refs(f->folio[i]), 0,
 				    "folio %d: the fault counted an access", i);
 }

@@ -6,29 +6,30 @@
 #
 #   1. mm/vmscan: the scan budget's arithmetic apart from the memcg lookups
 #      (patches/hook/0001, with its own message);
-#   2-4. mm/mglru: a KUnit suite each, in lib/tests/mglru_kunit.c, the
+#   2-5. mm/mglru: a KUnit suite each, in lib/tests/mglru_kunit.c, the
 #      first with patches/hook/0002, which includes that file at the end of
 #      mm/vmscan.c (CONFIG_MGLRU_KUNIT_TEST), the second with the static
-#      stubs of patches/hook/0003; the next two append their suite to it;
-#   5-6. selftests/mm: the kselftests' library, in two (no program built
+#      stubs of patches/hook/0003 (the third's cases use them); the next
+#      three append their suite to it;
+#   6-7. selftests/mm: the kselftests' library, in two (no program built
 #      yet), and mm/mglru in the kselftest TARGETS;
-#   7-10. selftests/mm/mglru: a kselftest program each, with its Makefile line;
-#   11. docs/mm: what the tests check and need, in the MGLRU design document.
+#   8-11. selftests/mm/mglru: a kselftest program each, with its Makefile line;
+#   12. docs/mm: what the tests check and need, in the MGLRU design document.
 #
 # Beside it, in OUTDIR/rfc-<variant>/, each fix the suite proposes
 # (RFC_VARIANTS: a validation kernel of patches/variants/ whose patches
 # are for upstream, not INJECTED) as an "[RFC PATCH]" against the same
 # baseline, addressed to whom get_maintainer.pl names for it.
 #
-# Patches 2 and 5 add their files to the MGLRU entry of MAINTAINERS. Each
+# Patches 2 and 6 add their files to the MGLRU entry of MAINTAINERS. Each
 # patch is addressed to whom scripts/get_maintainer.pl names for it (and
 # the KUnit patch also to KUnit's lists), the cover letter to them all,
 # and the cover letter ends with the base commit, the baseline's.
 #
 # The text is in runner/export/series/, a file a message: 0-cover-letter.txt,
 # whose figures cover_letter.py fills in from the recorded data of
-# doc/results/, then NN-<subject>.txt for patch NN, and the section patch
-# 10 adds to the design document, docs-testing.txt.
+# doc/results/, then NN-<subject>.txt for patch NN + 1, and the section
+# patch 12 adds to the design document, docs-testing.txt.
 #
 # usage: series.sh [OUTDIR]        the series, in OUTDIR (results/series/)
 #        series.sh --baseline DIR  only a fresh baseline repository in DIR
@@ -212,8 +213,8 @@ commit_patch()
 
 # The headers each KUnit suite of lib/tests/mglru_kunit.c adds to those of
 # the suites before it, and the line that opens its section.
-KUNIT_SUITES=(mglru mglru_evict mglru_place)
-KUNIT_HEADERS=('' 'kunit/static_stub.h linux/blkdev.h' 'linux/mman.h linux/pagewalk.h')
+KUNIT_SUITES=(mglru mglru_evict mglru_shrink mglru_place)
+KUNIT_HEADERS=('' 'linux/blkdev.h linux/mman.h linux/pagewalk.h' 'kunit/static_stub.h' '')
 
 # kunit_upto N: lib/tests/mglru_kunit.c with its first N suites, and only
 # their headers
@@ -306,7 +307,7 @@ series()
 	# the include, the second with the static stubs it uses
 	local k=$SUITE_ROOT/lib/tests/mglru_kunit.c i
 	mkdir -p lib/tests
-	for i in 1 2 3; do
+	for i in 1 2 3 4; do
 		if [ "$i" -le 2 ]; then
 			git apply "${hook[i]}" || die "series.sh: ${hook[i]##*/} does not apply to $src"
 		fi
@@ -330,11 +331,11 @@ series()
 	grep -q '^TARGETS += mm/mglru$' tools/testing/selftests/Makefile ||
 		die "series.sh: cannot add mm/mglru to the kselftest TARGETS of $src"
 	maintainers_add "$MGLRU_SELFTESTS/"
-	commit 04-selftests-library.txt
+	commit 05-selftests-library.txt
 	cp "$sel/main.c" "$sel/home.c" "$sel/bdev.c" "$MGLRU_SELFTESTS/" || exit 1
 	grep -v '^TEST_GEN_PROGS\(_EXTENDED\)\? += ' "$sel/Makefile" |
 		sed '/^MGLRU_LIB :=/s/ trace\.c$//' >"$mk"
-	commit 05-selftests-run.txt
+	commit 06-selftests-run.txt
 	for i in "${!progs[@]}"; do
 		cp "$sel/${progs[i]}.c" "$MGLRU_SELFTESTS/" || exit 1
 		# trace.c comes with its user
@@ -343,13 +344,13 @@ series()
 		grep -vxE "TEST_GEN_PROGS(_EXTENDED)? \+= ($(IFS='|'; echo "${progs[*]:i+1}"))" \
 			"$sel/Makefile" >"$mk"
 		[ -f "$MGLRU_SELFTESTS/trace.c" ] || sed -i '/^MGLRU_LIB :=/s/ trace\.c$//' "$mk"
-		commit "$(printf '%02d-%s.txt' $((i + 6)) "${progs[i]//_/-}")"
+		commit "$(printf '%02d-%s.txt' $((i + 7)) "${progs[i]//_/-}")"
 	done
 	diff -r "$sel" "$MGLRU_SELFTESTS" >/dev/null ||
 		die "series.sh: the series' $MGLRU_SELFTESTS is not the suite's"
 
 	cat "$TEXT/docs-testing.txt" >>Documentation/mm/multigen_lru.rst || exit 1
-	commit 10-docs.txt
+	commit 11-docs.txt
 
 	letter=$("$TEXT/cover_letter.py" --base "$(tree_version "$src")") ||
 		die "series.sh: no cover letter (its figures are from doc/results/)"

@@ -16,7 +16,7 @@ en=/sys/kernel/mm/lru_gen/enabled
 cached() { awk '/^Cached:/ { print $2 }' /proc/meminfo; }
 
 mount -t debugfs none /sys/kernel/debug 2>/dev/null
-for s in mglru mglru_evict mglru_place; do
+for s in mglru mglru_evict mglru_shrink mglru_place; do
 	[ -w /sys/kernel/debug/kunit/$s/run ] ||
 		{ echo "no debugfs run file for $s"; exit 1; }
 done
@@ -30,7 +30,7 @@ dd if=/dev/urandom of=/run/kunit-guest/mnt/cache bs=1M count=1024 status=none &&
 suites()
 {
 	tag=$1 en0=$(cat $en) c0=$(cached)
-	for s in mglru mglru_evict mglru_place; do
+	for s in mglru mglru_evict mglru_shrink mglru_place; do
 		echo run >/sys/kernel/debug/kunit/$s/run
 		cat /sys/kernel/debug/kunit/$s/results >"$out/$tag-$s.ktap"
 	done
