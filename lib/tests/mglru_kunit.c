@@ -1837,7 +1837,8 @@ static void mglru_test_evict_looks_around_young_pte(struct kunit *test)
 	ret = fixup_user_fault(current->mm, mid, 0, NULL);
 	mmap_read_unlock(current->mm);
 	KUNIT_ASSERT_EQ(test, ret, 0);
-	KUNIT_ASSERT_TRUE_MSG(test, mglru_pte_young(test, mid), "the access fault left the PTE old");
+	KUNIT_ASSERT_TRUE_MSG(test, mglru_pte_young(test, mid),
+			      "the access fault left the PTE old");
 
 	/* what look-around promotes: accessed, young, not yet youngest */
 	youngest = lru_gen_from_seq(READ_ONCE(lruvec->lrugen.max_seq));
