@@ -1481,6 +1481,7 @@ static int mglru_shrink_flushes(struct kunit *test, struct mglru_folios *f,
 	seen = flushes;
 	blk_finish_plug(&plug);
 	mglru_root_lru_check(test, "after a pass of reclaim");
+	mglru_expect_gen_sizes(test, f->lruvec);
 	return seen;
 }
 

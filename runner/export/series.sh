@@ -23,7 +23,7 @@
 #
 # Patches 2 and 6 add their files to the MGLRU entry of MAINTAINERS. Each
 # patch is addressed to whom scripts/get_maintainer.pl names for it (and
-# the KUnit patch also to KUnit's lists), the cover letter to them all,
+# the KUnit patches also to KUnit's lists), the cover letter to them all,
 # and the cover letter ends with the base commit, the baseline's.
 #
 # The text is in runner/export/series/, a file a message: 0-cover-letter.txt,
@@ -304,7 +304,7 @@ series()
 		die "series.sh: patches/hook/ should hold the refactor, the include and the stubs"
 	commit_patch "${hook[0]}"
 	# a patch per KUnit suite, each appended to the file: the first with
-	# the include, the second with the static stubs it uses
+	# the include, the second with the static stubs the third uses
 	local k=$SUITE_ROOT/lib/tests/mglru_kunit.c i
 	mkdir -p lib/tests
 	for i in 1 2 3 4; do
