@@ -1651,64 +1651,32 @@ static int mglru_lazy_discarded(struct kunit *test, unsigned long addr, int nr)
 	return zero;
 }
 
-/*
- * The folio mapped at @addr in the case's mm, which the case holds no
- * reference to: call with mmap_lock held, and end with folio_walk_end().
- */
-static struct folio *mglru_mapped_folio(struct kunit *test, unsigned long addr,
-					struct folio_walk *fw, struct vm_area_struct **vmap)
-{
-	struct vm_area_struct *vma = vma_lookup(current->mm, addr);
-	struct folio *folio = vma ? folio_walk_start(fw, vma, addr, 0) : NULL;
+/* What a case reads of the page mapped at @addr in its mm. */
+struct mglru_mapped {
+	int gen;		/* folio_lru_gen(): -1 off the LRU */
+	bool referenced;	/* PG_referenced */
+	bool young;		/* the PTE's accessed bit */
+};
 
-	*vmap = vma;
-	if (!folio)
-		mmap_read_unlock(current->mm);
+static struct mglru_mapped mglru_mapped(struct kunit *test, unsigned long addr)
+{
+	struct mglru_mapped m = {};
+	struct vm_area_struct *vma;
+	struct folio_walk fw;
+	struct folio *folio;
+
+	mmap_read_lock(current->mm);
+	vma = vma_lookup(current->mm, addr);
+	folio = vma ? folio_walk_start(&fw, vma, addr, 0) : NULL;
+	if (folio) {
+		m.gen = folio_lru_gen(folio);
+		m.referenced = folio_test_referenced(folio);
+		m.young = fw.level == FW_LEVEL_PTE && pte_young(fw.pte);
+		folio_walk_end(&fw, vma);
+	}
+	mmap_read_unlock(current->mm);
 	KUNIT_ASSERT_NOT_NULL_MSG(test, folio, "no folio mapped at %lx", addr);
-	return folio;
-}
-
-/* The generation of the folio mapped at @addr, -1 off the LRU. */
-static int mglru_mapped_gen(struct kunit *test, unsigned long addr)
-{
-	struct vm_area_struct *vma;
-	struct folio_walk fw;
-	int gen;
-
-	mmap_read_lock(current->mm);
-	gen = folio_lru_gen(mglru_mapped_folio(test, addr, &fw, &vma));
-	folio_walk_end(&fw, vma);
-	mmap_read_unlock(current->mm);
-	return gen;
-}
-
-/* Whether the folio mapped at @addr is marked accessed (PG_referenced). */
-static bool mglru_mapped_referenced(struct kunit *test, unsigned long addr)
-{
-	struct vm_area_struct *vma;
-	struct folio_walk fw;
-	bool referenced;
-
-	mmap_read_lock(current->mm);
-	referenced = folio_test_referenced(mglru_mapped_folio(test, addr, &fw, &vma));
-	folio_walk_end(&fw, vma);
-	mmap_read_unlock(current->mm);
-	return referenced;
-}
-
-/* Whether the PTE that maps @addr is young. */
-static bool mglru_pte_young(struct kunit *test, unsigned long addr)
-{
-	struct vm_area_struct *vma;
-	struct folio_walk fw;
-	bool young;
-
-	mmap_read_lock(current->mm);
-	mglru_mapped_folio(test, addr, &fw, &vma);
-	young = fw.level == FW_LEVEL_PTE && pte_young(fw.pte);
-	folio_walk_end(&fw, vma);
-	mmap_read_unlock(current->mm);
-	return young;
+	return m;
 }
 
 /*
@@ -1838,7 +1806,7 @@ static void mglru_test_evict_looks_around_young_pte(struct kunit *test)
 	ret = fixup_user_fault(current->mm, mid, 0, NULL);
 	mmap_read_unlock(current->mm);
 	KUNIT_ASSERT_EQ(test, ret, 0);
-	KUNIT_ASSERT_TRUE_MSG(test, mglru_pte_young(test, mid),
+	KUNIT_ASSERT_TRUE_MSG(test, mglru_mapped(test, mid).young,
 			      "the access fault left the PTE old");
 
 	/* what look-around promotes: accessed, young, not yet youngest */
@@ -1848,9 +1816,9 @@ static void mglru_test_evict_looks_around_young_pte(struct kunit *test)
 		/* look-around stays in the page table of the young PTE */
 		if (page == mid || (page & PMD_MASK) != (mid & PMD_MASK))
 			continue;
-		KUNIT_ASSERT_TRUE(test, mglru_mapped_referenced(test, page));
-		KUNIT_ASSERT_TRUE(test, mglru_pte_young(test, page));
-		KUNIT_ASSERT_NE(test, mglru_mapped_gen(test, page), youngest);
+		KUNIT_ASSERT_TRUE(test, mglru_mapped(test, page).referenced);
+		KUNIT_ASSERT_TRUE(test, mglru_mapped(test, page).young);
+		KUNIT_ASSERT_NE(test, mglru_mapped(test, page).gen, youngest);
 		beside++;
 	}
 	/* three pages cross at most one PMD boundary */
@@ -1867,7 +1835,7 @@ static void mglru_test_evict_looks_around_young_pte(struct kunit *test)
 		page = addr + i * PAGE_SIZE;
 		if (page == mid || (page & PMD_MASK) != (mid & PMD_MASK))
 			continue;
-		KUNIT_EXPECT_EQ_MSG(test, mglru_mapped_gen(test, page), youngest,
+		KUNIT_EXPECT_EQ_MSG(test, mglru_mapped(test, page).gen, youngest,
 				    "page %d beside the young PTE was not promoted", i);
 	}
 	mglru_unmap(test);
