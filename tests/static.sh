@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Static checks: the tree's own checkpatch.pl --strict on the kernel patches
-# and on the suite's C sources, an SPDX line on every source file, the
+# and on the suite's C sources, the KUnit file's port patches up to date
+# (runner/export/port-tests.sh), an SPDX line on every source file, the
 # kselftest config fragment's rule, the default kernel's expectations
 # (every point gates or is INFO), the runner's scripts checked by
 # ShellCheck, and README.rst parsed by docutils.
@@ -32,6 +33,9 @@ for p in patches/hook/*.patch patches/port-*/hook/*.patch patches/port-6.12/*.pa
 	checkpatch --strict -q --ignore UNKNOWN_COMMIT_ID "$top/$p" ||
 		{ echo "checkpatch: $p"; rc=1; }
 done
+
+# The port patches of the KUnit file are what its port cuts make of it now
+runner/export/port-tests.sh --check || rc=1
 
 for f in lib/tests/*.c tools/testing/selftests/mm/mglru/*.[ch]; do
 	[ -e "$f" ] || continue
