@@ -35,6 +35,10 @@
 #   VARIANT=port      the guest kernel with the kernel's helper port applied, or
 #                     a validation kernel of patches/variants/
 #   MATRIX_ROWS="t"   `make matrix`: only these rows of expectations/matrix.txt
+#   INTERLEAVE=1      `make matrix`: each row's two kernels in turn, a run each
+#   KERNELS="a b"     `make interleave`: kernels (<KERNEL>:<VARIANT>, as the
+#                     matrix names them) run in turn, REPEAT rounds, into
+#                     RESULTS/<kernel>/ (make compare A= B= reads them)
 #   SAMPLE, LIMIT,    `make mutation`: how many of the rest join the census
 #   WORKERS,          (300), stop after N mutants (a rerun goes on), mutants
 #   MUTATION_IDS,     at a time (2), only these ids; the work folder (an
@@ -64,11 +68,11 @@
 
 JOBS ?= $(shell nproc)
 export KERNEL KDIR EXPECT GUEST ARCH ACCEL JOBS MEM CPUS HZ TESTS REPEAT LRU_MODE KUNIT_ARCH KUNIT_SANITIZE VARIANT CACHE \
-	RESULTS EQUIVALENT MATRIX_ROWS SAMPLE LIMIT MUTATION_IDS MUTATION_WORK WORKERS OUT KILLS BOOTS FLIPS MITIGATION PROVOKE_FLIPS TCG_THREAD
+	RESULTS EQUIVALENT MATRIX_ROWS INTERLEAVE KERNELS SAMPLE LIMIT MUTATION_IDS MUTATION_WORK WORKERS OUT KILLS BOOTS FLIPS MITIGATION PROVOKE_FLIPS TCG_THREAD
 export LAVA_JOBS_DIR LAVA_KERNEL_URL LAVA_ROOTFS_URL LAVA_MODULES_URL \
 	LAVA_TESTDEF_REPO LAVA_TESTDEF_REVISION LAVA_KSELFTEST_DIR LAVA_COMPARE
 
-.PHONY: all kunit kselftest vm-shell selftest-check emulator-stress matrix mutants mutation coverage kunit-guest compare deps check \
+.PHONY: all kunit kselftest vm-shell selftest-check emulator-stress matrix interleave mutants mutation coverage kunit-guest compare deps check \
 	list kernels clean lava-jobs lava-local kcidb series bisect-demo docs
 
 all:
@@ -91,6 +95,9 @@ emulator-stress:
 
 matrix:
 	@runner/validate/matrix.sh
+
+interleave:
+	@runner/validate/interleave.sh "$(or $(RESULTS),results/$(shell date +%Y%m%d-%H%M%S)-interleave)" $(KERNELS)
 
 mutants:
 	@runner/validate/mutants.sh

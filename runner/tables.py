@@ -301,6 +301,8 @@ USAGE = '''usage: tables.py COMMAND
   archives                  "<archive> <suite>" of the kernels, once each
   kernel-of-version VERSION the kernel of that upstream version (exit 1: none)
   matrix-rows FILE [TEST...] FILE's rows, checked; only TESTS' rows if given
+  matrix-kernel K DEFAULT   "<kernel> <variant>" of K, <name>:<variant> or a
+                            variant of DEFAULT; an error if either is unknown
   on-disk KERNEL            a matrix kernel <name>:<variant> as a file name
   expect-file KERNEL VARIANT the expectations file (nothing if there is none)
   expect-points FILE KEYWORD "<point> <reason>" of each point FILE expects KEYWORD'''
@@ -345,6 +347,11 @@ def main(argv):
         for r in rows:
             if len(args) == 1 or r.test in args[1:]:
                 print(' '.join(r))
+    elif cmd == 'matrix-kernel' and len(args) == 2:
+        k = matrix_kernel(*args)
+        if not k:
+            sys.exit(f'mglru: error: {args[0]}: not <KERNEL>:<VARIANT> of a known kernel and variant')
+        print(*k)
     elif cmd == 'on-disk' and len(args) == 1:
         print(on_disk(args[0]))
     elif cmd == 'expect-file' and len(args) == 2:

@@ -28,7 +28,7 @@ check tree-kunit runner/run/tree.sh kunit
 check static tests/static.sh "$(tree_dir kunit)"
 check docs runner/export/doc_tables.py --check
 # the checks that are one script of tests/ each, named after it
-for t in summary compare kcidb matrix tree-refresh runner-input guest-image guest-reaping emulator locks \
+for t in summary compare interleave kcidb matrix tree-refresh runner-input guest-image guest-reaping emulator locks \
 	 hook-applies budget-equivalence series series-build selftests-build ktap-parses lava \
 	 new-kselftest bisect; do
 	check "$t" "tests/$t.sh"

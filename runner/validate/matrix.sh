@@ -12,6 +12,10 @@
 # usage: matrix.sh [MATRIX_FILE]
 # REPEAT (default 10), KDIR, ACCEL, MEM, CPUS: as for make kselftest.
 # MATRIX_ROWS="test ..." keeps only these rows.
+# INTERLEAVE=1 runs each row's two kernels in turn, one run each a round
+# (runner/validate/interleave.sh), not each kernel's REPEAT runs in a block:
+# a drift over the session then falls on both; a kernel two rows name runs
+# for each row.
 
 . "$(dirname "$0")/../lib.sh"
 set -o pipefail
@@ -20,6 +24,10 @@ matrix=${1:-$SUITE_ROOT/expectations/matrix.txt}
 [ -f "$matrix" ] || die "no matrix file $matrix"
 export REPEAT=${REPEAT:-10}
 check_inputs REPEAT KDIR KERNEL HZ ACCEL MEM CPUS JOBS GUEST_KERNEL
+case ${INTERLEAVE:-0} in
+0|1) ;;
+*) die "INTERLEAVE=$INTERLEAVE: 0 or 1" ;;
+esac
 # the rows compare kernels built from one config: the stock kernel too is
 # built from source, never Debian's binary image
 export GUEST=source
@@ -48,6 +56,11 @@ t0=$(date +%s)
 # several rows name is rebuilt incrementally (one object per variant)
 declare -A done_runs
 while read -r test mode bug fixed; do
+	if [ "${INTERLEAVE:-0}" = 1 ]; then
+		TESTS=$test LRU_MODE=$mode "$SUITE_ROOT/runner/validate/interleave.sh" \
+			"$out/${test}_$mode" "$bug" "$fixed" </dev/null || exit 1
+		continue
+	fi
 	for k in "$bug" "$fixed"; do
 		dir=$out/${test}_$mode/$(tables on-disk "$k")
 		[ -z "${done_runs[$dir]:-}" ] || continue

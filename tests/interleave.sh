@@ -1,0 +1,81 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# runner/validate/interleave.py, the summary of a kernel's interleaved
+# runs: the four runs of a recorded REPEAT=4 run (compare-a), each put in a
+# results folder of its own as make interleave writes them, must merge
+# into the summary summary.py writes of the four together: per point the
+# verdict, its counts, every run's metrics and their medians. A run that
+# failed counts (the control: one run's KTAP turned into a failure), and
+# so does a run with no metrics. interleave.sh refuses bad input before
+# any build.
+# shellcheck disable=SC2317 # (same is called through expect_rc)
+
+cd "$(dirname "$0")/.." || exit 1
+. runner/lib.sh
+. tests/expect.sh
+fx=tests/fixtures
+
+cp -r "$fx/compare-a" "$tmp/whole"
+runner/run/summary.py "$tmp/whole" >/dev/null
+# split WHOLE INTO: each run of WHOLE as INTO/run-<i>, reversed in name so
+# that the merge must order the runs by number, not by the listing
+split()
+{
+	local i f
+	for i in 1 2 3 4; do
+		mkdir -p "$2/run-$i"
+		for f in "$1"/kselftest-*.r"$i".ktap; do
+			cp "$f" "$2/run-$i/$(basename "$f" .r"$i".ktap).ktap"
+		done
+		cp "$1/guest-uname" "$2/run-$i/"
+		runner/run/summary.py "$2/run-$i" >/dev/null
+	done
+}
+split "$tmp/whole" "$tmp/kernel"
+expect_rc 0 "four single runs merge" runner/validate/interleave.py "$tmp/kernel"
+
+# same WHOLE MERGED: the kselftest entries agree
+same()
+{
+	python3 - "$1" "$2" <<'PY'
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:])
+ea = {(e['test'], e['mode']): e for e in a['kselftest']}
+eb = {(e['test'], e['mode']): e for e in b['kselftest']}
+assert ea.keys() == eb.keys(), (ea.keys(), eb.keys())
+for k in ea:
+    for f in ('verdict', 'verdicts', 'runs', 'metrics', 'all_metrics'):
+        assert ea[k].get(f) == eb[k].get(f), (k, f, ea[k].get(f), eb[k].get(f))
+assert [r['run'] for r in b['interleaved']] == ['run-1', 'run-2', 'run-3', 'run-4']
+PY
+}
+expect_rc 0 "the merge is summary.py's REPEAT=4 summary" same "$tmp/whole/summary.json" \
+	"$tmp/kernel/summary.json"
+
+# the control: run 3 of dirty_throttle fails, in both
+for f in "$tmp/whole/kselftest-dirty_throttle.r3.ktap" "$tmp/kernel/run-3/kselftest-dirty_throttle.ktap"; do
+	sed -i 's/^# ok 1 dirty_throttle_mglru$/# not ok 1 dirty_throttle_mglru/' "$f"
+done
+runner/run/summary.py "$tmp/whole" >/dev/null
+runner/run/summary.py "$tmp/kernel/run-3" >/dev/null
+runner/validate/interleave.py "$tmp/kernel" >"$tmp/merged.txt"
+expect_rc 0 "a failed run counts in the merge as in summary.py" same \
+	"$tmp/whole/summary.json" "$tmp/kernel/summary.json"
+grep -q 'dirty_throttle.*mglru.*\[1/4 failed\]' "$tmp/merged.txt" ||
+	{ echo "FAIL: the failed run is not counted"; cat "$tmp/merged.txt"; rc=1; }
+# and the check itself: a run that differs in one folder only is seen
+sed -i 's/^# ok 1 dirty_throttle_mglru$/# not ok 1 dirty_throttle_mglru/' \
+	"$tmp/whole/kselftest-dirty_throttle.r4.ktap"
+runner/run/summary.py "$tmp/whole" >/dev/null
+expect_rc 1 "a run failed in one folder only differs" same "$tmp/whole/summary.json" \
+	"$tmp/kernel/summary.json"
+
+expect_error "a kernel named twice" "named twice" \
+	runner/validate/interleave.sh "$tmp/out" debian-7.3:aging-busy debian-7.3:aging-busy
+expect_error "an unknown variant" "not <KERNEL>:<VARIANT>" \
+	runner/validate/interleave.sh "$tmp/out" debian-7.3:aging-busy debian-7.3:no-such
+expect_error "one kernel" "usage" runner/validate/interleave.sh "$tmp/out" debian-7.3:aging-busy
+expect_error "a VARIANT beside the kernels" "VARIANT" env VARIANT=aging-busy \
+	runner/validate/interleave.sh "$tmp/out" debian-7.3:aging-busy debian-7.3
+exit $rc
