@@ -71,6 +71,49 @@ runner/run/summary.py "$tmp/whole" >/dev/null
 expect_rc 1 "a run failed in one folder only differs" same "$tmp/whole/summary.json" \
 	"$tmp/kernel/summary.json"
 
+# The rounds, on a copy of the runner whose suite.sh only records each
+# run (its kernel, variant and GUEST_KERNEL) and writes a summary: the
+# order rotates each round, each kernel's first run builds it and the
+# next ones boot the copy of that build, and KDIR gives way to a kernel
+# the argument names.
+fake=$tmp/suite
+mkdir -p "$fake/patches"
+cp -r runner "$fake/" && cp -r patches/variants "$fake/patches/"
+cat >"$fake/runner/run/suite.sh" <<'SH'
+#!/bin/bash
+. "$(dirname "$0")/../lib.sh"
+echo "${KERNEL:-?} $VARIANT ${KDIR:-nokdir} ${GUEST_KERNEL:+prebuilt}" >>"$CALLS"
+b=$(guest_build_dir) && mkdir -p "$b/arch/x86/boot" &&
+	echo "$VARIANT" >"$b/arch/x86/boot/bzImage" && echo "CONFIG_HZ=250" >"$b/.config"
+printf '{"kernel": {"variant": "%s"}, "kselftest": [{"test": "t", "mode": "mglru",
+  "verdict": "PASS", "runs": 1, "verdicts": {"PASS": 1}, "metrics": {"m": %s}}], "ok": true}\n' \
+	"$VARIANT" "${#VARIANT}" >"$RESULTS/summary.json"
+SH
+export CALLS=$tmp/calls CACHE=$tmp/cache
+mkdir -p "$tmp/kdir/mm" && touch "$tmp/kdir/Makefile" "$tmp/kdir/Kconfig" "$tmp/kdir/mm/vmscan.c"
+expect_rc 0 "three rounds of two kernels" env REPEAT=3 KDIR="$tmp/kdir" \
+	"$fake/runner/validate/interleave.sh" "$tmp/rounds" debian-7.3:aging-busy debian-7.3:default
+cat >"$tmp/want" <<'EOF2'
+debian-7.3 aging-busy nokdir 
+debian-7.3 default nokdir 
+debian-7.3 default nokdir prebuilt
+debian-7.3 aging-busy nokdir prebuilt
+debian-7.3 aging-busy nokdir prebuilt
+debian-7.3 default nokdir prebuilt
+EOF2
+diff "$tmp/want" "$CALLS" >/dev/null ||
+	{ echo "FAIL: the rounds ran"; diff "$tmp/want" "$CALLS" | sed 's/^/  | /'; rc=1; }
+if [ "$(cat "$tmp/rounds/debian-7.3+aging-busy/bzImage")" != aging-busy ] ||
+   [ "$(cat "$tmp/rounds/debian-7.3+default/bzImage")" != default ]; then
+	echo "FAIL: a kernel's build was not kept as its own"; rc=1
+fi
+python3 - "$tmp/rounds/debian-7.3+aging-busy/summary.json" <<'PY' || rc=1
+import json, sys
+s = json.load(open(sys.argv[1]))
+e = s['kselftest'][0]
+assert e['runs'] == 3 and e['all_metrics'] == [{'m': 10}] * 3, e
+PY
+
 expect_error "a kernel named twice" "named twice" \
 	runner/validate/interleave.sh "$tmp/out" debian-7.3:aging-busy debian-7.3:aging-busy
 expect_error "an unknown variant" "not <KERNEL>:<VARIANT>" \
