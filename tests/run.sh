@@ -40,6 +40,8 @@ else
 		check "kunit-um-$k" env KERNEL="$k" runner/run/suite.sh kunit
 	done
 fi
+# every case passes a second run in the same boot
+check kunit-twice tests/kunit-twice.sh
 # KASAN, UBSAN and panic_on_warn: 0 reports, no WARN
 check kunit-sanitize env KUNIT_SANITIZE=1 runner/run/suite.sh kunit
 check w1-vmscan tests/w1.sh

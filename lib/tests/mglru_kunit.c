@@ -1139,8 +1139,8 @@ static void mglru_expect_gen_sizes(struct kunit *test, struct lruvec *lruvec)
  * is proactive, as lru_gen_shrink_node() sets one up for a reclaimer
  * other than kswapd.
  */
-static void mglru_evict_once(struct kunit *test, struct lruvec *lruvec,
-			     struct scan_control *sc, int swappiness)
+static bool __mglru_evict_once(struct lruvec *lruvec, struct scan_control *sc,
+			       int swappiness)
 {
 	struct reclaim_state rs = {};
 	struct lru_gen_mm_walk *walk;
@@ -1149,11 +1149,19 @@ static void mglru_evict_once(struct kunit *test, struct lruvec *lruvec,
 	walk = set_mm_walk(NULL, sc->proactive);
 	if (sc->proactive && !walk) {
 		set_task_reclaim_state(current, NULL);
-		KUNIT_FAIL_AND_ABORT(test, "no memory for a page-table walk");
+		return false;
 	}
 	evict_folios(MIN_LRU_BATCH, lruvec, sc, swappiness);
 	clear_mm_walk();
 	set_task_reclaim_state(current, NULL);
+	return true;
+}
+
+static void mglru_evict_once(struct kunit *test, struct lruvec *lruvec,
+			     struct scan_control *sc, int swappiness)
+{
+	if (!__mglru_evict_once(lruvec, sc, swappiness))
+		KUNIT_FAIL_AND_ABORT(test, "no memory for a page-table walk");
 	mglru_root_lru_check(test, "after a pass of reclaim");
 	mglru_expect_gen_sizes(test, lruvec);
 }
@@ -1248,6 +1256,44 @@ static void mglru_test_evict_counts_writeback(struct kunit *test)
 			    "sc->nr.congested: the marked folios still under writeback were not reported");
 	KUNIT_EXPECT_EQ_MSG(test, second.nr.congested, second.nr.dirty,
 			    "every dirty folio met was congested: shrink_node() must see it");
+}
+
+/*
+ * File folios under writeback whose lock another task holds, here the
+ * case, evicted in one batch: shrink_folio_list() cannot lock them and
+ * keeps each as it is, neither scanned nor marked for immediate reclaim
+ * nor activated, so that evict_folios() meets inactive folios under
+ * writeback. It gives them no retry, which could not lock them either,
+ * and puts them back in the second youngest generation as every rejected
+ * folio that was in the oldest.
+ */
+static void mglru_test_evict_keeps_locked_writeback(struct kunit *test)
+{
+	struct scan_control sc = {};
+	struct mglru_folios *f = mglru_folios_init(test, 0);
+	int i;
+
+	mglru_folios_start_writeback(f);
+	for (i = 0; i < MGLRU_NR_FOLIOS; i++)
+		folio_lock(f->folio[i]);
+	/* nothing that can abort the case while it holds the locks */
+	__mglru_evict_once(f->lruvec, &sc, 0);
+	for (i = 0; i < MGLRU_NR_FOLIOS; i++)
+		folio_unlock(f->folio[i]);
+	mglru_root_lru_check(test, "after a pass of reclaim");
+	mglru_expect_gen_sizes(test, f->lruvec);
+
+	KUNIT_EXPECT_EQ(test, sc.nr.taken, MGLRU_NR_FOLIOS);
+	KUNIT_EXPECT_EQ_MSG(test, sc.nr_scanned, 0,
+			    "shrink_folio_list() scanned %lu pages it could not lock",
+			    sc.nr_scanned);
+	KUNIT_EXPECT_EQ(test, sc.nr.writeback, 0);
+	for (i = 0; i < MGLRU_NR_FOLIOS; i++)
+		KUNIT_EXPECT_FALSE_MSG(test, folio_test_reclaim(f->folio[i]),
+				       "folio %d was marked for immediate reclaim unlocked", i);
+	/* the batch emptied the oldest generation: the next is the oldest now */
+	mglru_folios_in_gen(test, f, READ_ONCE(f->lruvec->lrugen.max_seq) - 1,
+			    "locked folios under writeback");
 }
 
 /*
@@ -1791,6 +1837,7 @@ static void mglru_test_evict_looks_around_young_pte(struct kunit *test)
 	struct lruvec *lruvec = mem_cgroup_lruvec(root_mem_cgroup, NODE_DATA(numa_mem_id()));
 	int i, ret, youngest, beside = 0;
 	unsigned long addr, mid, page;
+	struct mglru_mapped m;
 
 	mglru_root_lru(test);
 	mglru_drop_empty_gens(lruvec, 0);
@@ -1816,9 +1863,10 @@ static void mglru_test_evict_looks_around_young_pte(struct kunit *test)
 		/* look-around stays in the page table of the young PTE */
 		if (page == mid || (page & PMD_MASK) != (mid & PMD_MASK))
 			continue;
-		KUNIT_ASSERT_TRUE(test, mglru_mapped(test, page).referenced);
-		KUNIT_ASSERT_TRUE(test, mglru_mapped(test, page).young);
-		KUNIT_ASSERT_NE(test, mglru_mapped(test, page).gen, youngest);
+		m = mglru_mapped(test, page);
+		KUNIT_ASSERT_TRUE(test, m.referenced);
+		KUNIT_ASSERT_TRUE(test, m.young);
+		KUNIT_ASSERT_NE(test, m.gen, youngest);
 		beside++;
 	}
 	/* three pages cross at most one PMD boundary */
@@ -2091,6 +2139,7 @@ static struct kunit_case mglru_evict_test_cases[] = {
 	KUNIT_CASE(mglru_test_evict_counts_dirty),
 	KUNIT_CASE(mglru_test_evict_counts_writeback),
 	KUNIT_CASE(mglru_test_evict_counts_writeback_in_batches),
+	KUNIT_CASE(mglru_test_evict_keeps_locked_writeback),
 	KUNIT_CASE(mglru_test_evict_counts_clean),
 	KUNIT_CASE(mglru_test_evict_culls_mlocked),
 	KUNIT_CASE(mglru_test_evict_keeps_dirty_anon_without_io),
@@ -2542,7 +2591,7 @@ static void mglru_test_fault_marks_anon_accessed(struct kunit *test)
 {
 	struct folio *folio = mglru_fault_in(test, MAP_PRIVATE, -1);
 
-	KUNIT_EXPECT_TRUE(test, folio_test_anon(folio));
+	KUNIT_ASSERT_TRUE(test, folio_test_anon(folio));
 	mglru_expect_faulted_once(test, folio);
 }
 
@@ -2556,7 +2605,7 @@ static void mglru_test_fault_without_recency_leaves_anon_unmarked(struct kunit *
 	struct folio *folio = mglru_fault_in(test, MAP_PRIVATE, *advice);
 	int refs = ((struct mglru_case *)test->priv)->fault_refs;
 
-	KUNIT_EXPECT_TRUE(test, folio_test_anon(folio));
+	KUNIT_ASSERT_TRUE(test, folio_test_anon(folio));
 	KUNIT_EXPECT_EQ_MSG(test, refs, 0, "the fault counted %d accesses, not 0", refs);
 }
 
@@ -2579,8 +2628,8 @@ static void mglru_test_fault_marks_shmem_accessed(struct kunit *test)
 		kunit_skip(test, "no shmem (CONFIG_SHMEM): a shared mapping is ramfs");
 	folio = mglru_fault_in(test, MAP_SHARED, -1);
 
-	KUNIT_EXPECT_FALSE(test, folio_test_anon(folio));
-	KUNIT_EXPECT_TRUE(test, folio_test_swapbacked(folio));
+	KUNIT_ASSERT_FALSE(test, folio_test_anon(folio));
+	KUNIT_ASSERT_TRUE(test, folio_test_swapbacked(folio));
 	mglru_expect_faulted_once(test, folio);
 }
 

@@ -24,10 +24,12 @@ def apply(s, edits):
     ('cut', START, END) removes from START up to END"""
     for e in edits:
         if e[0] == 'cut':
+            if s.count(e[1]) != 1:
+                die(f"{s.count(e[1])} cuts start, want 1: {e[1][:60]!r}")
             i = s.find(e[1])
-            j = s.find(e[2], i) if i >= 0 else -1
+            j = s.find(e[2], i)
             if j < 0:
-                die(f"no cut from {e[1][:60]!r} to {e[2][:60]!r}")
+                die(f"no end of the cut from {e[1][:60]!r} at {e[2][:60]!r}")
             s = s[:i] + s[j:]
             continue
         n = s.count(e[0])
@@ -226,6 +228,8 @@ kunit_test_suite(mglru_shrink_test_suite);
 
 def block(full, sig):
     """the definition SIG starts, with the comment above it"""
+    if full.count(sig) != 1:
+        die(f"{full.count(sig)} definitions start, want 1: {sig!r}")
     i=full.index(sig)
     # the comment right above
     j=full.rfind('\n\n',0,i)+2
