@@ -60,6 +60,8 @@
 #                     asks for no KDIR, VARIANT or HZ; else it is built from
 #                     source; GUEST=source always builds, GUEST=binary insists
 #   GUEST_KERNEL=<f>  a prebuilt guest kernel (bzImage) to boot: no build
+#   BASE_CONFIG=<f>   the source guest built from this .config instead of
+#                     allnoconfig (the fragments merged on top)
 #   LAVA_*            `make lava-jobs`: artifact URL templates and the test
 #                     definition's repository (doc/ci.rst, LAVA)
 #   LAVA_COMPARE=<r>  `make lava-local` (one matrix cell, TESTS= LRU_MODE=
@@ -68,7 +70,7 @@
 
 JOBS ?= $(shell nproc)
 export KERNEL KDIR EXPECT GUEST ARCH ACCEL JOBS MEM CPUS HZ TESTS REPEAT LRU_MODE KUNIT_ARCH KUNIT_SANITIZE VARIANT CACHE \
-	RESULTS EQUIVALENT MATRIX_ROWS INTERLEAVE KERNELS SAMPLE LIMIT MUTATION_IDS MUTATION_WORK WORKERS OUT KILLS BOOTS FLIPS MITIGATION PROVOKE_FLIPS TCG_THREAD
+	RESULTS EQUIVALENT MATRIX_ROWS INTERLEAVE KERNELS BASE_CONFIG SAMPLE LIMIT MUTATION_IDS MUTATION_WORK WORKERS OUT KILLS BOOTS FLIPS MITIGATION PROVOKE_FLIPS TCG_THREAD
 export LAVA_JOBS_DIR LAVA_KERNEL_URL LAVA_ROOTFS_URL LAVA_MODULES_URL \
 	LAVA_TESTDEF_REPO LAVA_TESTDEF_REVISION LAVA_KSELFTEST_DIR LAVA_COMPARE
 

@@ -215,6 +215,7 @@ guest_kind()
 	if [ -n "${GUEST_KERNEL:-}" ]; then
 		echo prebuilt
 	elif [ "${GUEST:-auto}" = source ] || [ -n "${KDIR:-}" ] || [ -n "${HZ:-}" ] ||
+	     [ -n "${BASE_CONFIG:-}" ] ||
 	     [ "${VARIANT:-default}" != default ] ||
 	     [ "$(tables kernel-field "$KERNEL" image)" = - ]; then
 		echo source
@@ -338,7 +339,11 @@ tree_dir()
 # GUEST_BUILD overrides it. Its bzImage is the guest kernel.
 guest_build_dir()
 {
-	echo "${GUEST_BUILD:-$CACHE/build/$(tree_name)/guest-$ARCH-hz$(guest_hz)}"
+	local base=
+
+	# a base config of its own builds apart, by its content
+	[ -z "${BASE_CONFIG:-}" ] || base=-base$(sha1sum <"$BASE_CONFIG" | cut -c1-10)
+	echo "${GUEST_BUILD:-$CACHE/build/$(tree_name)/guest-$ARCH-hz$(guest_hz)$base}"
 }
 
 # prepare_image: for a binary guest, its image fetched (once; a package
@@ -580,6 +585,18 @@ check_guest()
 		die "GUEST=binary: VARIANT=$VARIANT is a patched kernel, built from source"
 	[ "$(tables kernel-field "$KERNEL" image)" != - ] ||
 		die "GUEST=binary: $KERNEL has no binary image in runner/kernels.txt"
+}
+
+# BASE_CONFIG: a kernel .config the source guest starts from, instead of
+# allnoconfig (runner/run/guest-kernel.sh)
+check_base_config()
+{
+	[ -n "${BASE_CONFIG:-}" ] || return 0
+	[ -f "$BASE_CONFIG" ] || die "BASE_CONFIG=$BASE_CONFIG: no such file"
+	grep -q '^CONFIG_[A-Z0-9_]*=' "$BASE_CONFIG" ||
+		die "BASE_CONFIG=$BASE_CONFIG: not a kernel config (no CONFIG_ line)"
+	{ [ "${GUEST:-auto}" != binary ] && [ -z "${GUEST_KERNEL:-}" ]; } ||
+		die "BASE_CONFIG is a config to build from: not with GUEST=binary or GUEST_KERNEL"
 }
 
 check_guest_kernel()

@@ -103,6 +103,20 @@ guest_is "VARIANT=default" binary VARIANT=default
 guest_is "KDIR" source KDIR="$SUITE_ROOT"
 guest_is "GUEST=source" source GUEST=source
 guest_is "GUEST_KERNEL" prebuilt GUEST_KERNEL=/dev/null
+printf 'CONFIG_MMU=y\n' >"$tmp/base.config"
+guest_is "BASE_CONFIG" source BASE_CONFIG="$tmp/base.config"
+fast_error "BASE_CONFIG missing" "BASE_CONFIG=/nonexistent: no such file" \
+	env -u KDIR BASE_CONFIG=/nonexistent runner/run/suite.sh kselftest
+fast_error "BASE_CONFIG not a config" "not a kernel config" \
+	env -u KDIR BASE_CONFIG=/etc/hostname runner/run/suite.sh kselftest
+fast_error "BASE_CONFIG with GUEST=binary" "not with GUEST=binary" \
+	env -u KDIR GUEST=binary BASE_CONFIG="$tmp/base.config" runner/run/suite.sh kselftest
+# a base config builds apart from the others, by its content
+dirs=$(for c in "" "$tmp/base.config"; do
+	env -u KDIR -u GUEST_BUILD KERNEL=debian-7.3 HZ=250 BASE_CONFIG="$c" \
+		bash -c '. runner/lib.sh; guest_build_dir'
+done | sort -u | wc -l)
+[ "$dirs" = 2 ] || { echo "FAIL: a BASE_CONFIG guest shares the build folder of the others"; rc=1; }
 
 # which expectations judge a run: EXPECT=, else the kernel's own, else (a
 # KDIR tree of an unknown version) the default kernel's, with a note

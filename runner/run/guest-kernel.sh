@@ -4,7 +4,9 @@
 # Configure and build the guest kernel: allnoconfig plus the virtme-ng guest
 # fragment plus the scenarios' own kselftest fragment plus the tick (HZ=),
 # merged with the tree's scripts/kconfig/merge_config.sh. Prints the bzImage
-# path.
+# path. BASE_CONFIG=<.config> starts from that config instead of allnoconfig
+# (a distribution's, reduced to what it loads with localyesconfig: the
+# guest loads no module), in a build folder of its own.
 #
 # usage: guest-kernel.sh TREE
 #
@@ -40,9 +42,14 @@ kmake()
 
 # Reconfigure only when a fragment changed (or on the first build).
 stamp=$build/.mglru-config-hash
-hash=$(cat "${frags[@]}" | sha1sum | cut -c1-16)
+hash=$(cat ${BASE_CONFIG:+"$BASE_CONFIG"} "${frags[@]}" | sha1sum | cut -c1-16)
 if [ "$(cat "$stamp" 2>/dev/null)" != "$hash" ] || [ ! -f "$build/.config" ]; then
-	kmake allnoconfig >/dev/null || die "allnoconfig failed"
+	if [ -n "${BASE_CONFIG:-}" ]; then
+		{ cp "$BASE_CONFIG" "$build/.config" && kmake olddefconfig >/dev/null; } ||
+			die "BASE_CONFIG=$BASE_CONFIG: olddefconfig failed"
+	else
+		kmake allnoconfig >/dev/null || die "allnoconfig failed"
+	fi
 	(cd "$build" && "$tree/scripts/kconfig/merge_config.sh" -m -O "$build" \
 		"$build/.config" "${frags[@]}") >/dev/null || die "merge_config.sh failed"
 	kmake olddefconfig >/dev/null || die "olddefconfig failed"
@@ -57,6 +64,10 @@ missing=$( (cat "${frags[@]}" | grep -E '^CONFIG_[A-Z0-9_]+=y'
 	    printf 'CONFIG_LRU_GEN=y\nCONFIG_MEMCG=y\n') | sort -u | while read -r l; do
 	grep -qx "$l" "$build/.config" && continue
 	sym=${l%=y}
+	# the fragment's way to trace events on allnoconfig; a base config
+	# that has a tracer hides it (depends on !GENERIC_TRACER), tracing on
+	[ "$sym" = CONFIG_ENABLE_DEFAULT_TRACERS ] &&
+		grep -qx 'CONFIG_GENERIC_TRACER=y' "$build/.config" && continue
 	grep -rqx --include='Kconfig*' "\(menu\)\?config ${sym#CONFIG_}" "$tree" || continue
 	echo "$sym"
 done)
