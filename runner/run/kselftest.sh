@@ -81,7 +81,9 @@ provoke()
 # it can be: clean page cache and slab dropped (the memory a run leaves
 # behind slowed the next ones down). After each run the guest says so on
 # its console, where runner/crash.py finds the runs that finished before a
-# crash. vm.sh exits $EX_EMULATOR when the emulator crashed the guest.
+# crash. The modules loaded by then are kept (<run>.modules), for
+# runner/validate/image-config.sh. vm.sh exits $EX_EMULATOR when the
+# emulator crashed the guest.
 boot()
 {
 	local t=$1 dir=$2 attempt=$3 name=test-$1
@@ -95,6 +97,7 @@ boot()
 		date +%s.%N >$dir/\$run.start
 		cat /proc/meminfo >$dir/\$run.meminfo
 		$(ksft_env "$t" "${LRU_MODE:+-m $LRU_MODE}") $(ksft_cmd "$t") 2>&1 | cat >$dir/\$run.ktap
+		cat /proc/modules >$dir/\$run.modules 2>/dev/null
 		echo "mglru: run \$run finished" >/dev/kmsg
 	done
 	EOF
