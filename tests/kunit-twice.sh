@@ -20,7 +20,7 @@ tree=$(tree_dir kunit)
 file=$tree/lib/tests/mglru_kunit.c
 suites=$(sed -n 's/^kunit_test_suite(\([a-z_0-9]*\));$/\&\1/p' "$file" | paste -sd, | sed 's/,/, /g')
 [ -n "$suites" ] || { echo "FAIL: no kunit_test_suite() in $file"; exit 1; }
-cp -p "$file" "$tmp/unmutated.c"
+cp -p "$file" "$tmp/unmutated.c" || { echo "FAIL: cannot save $file"; exit 1; }
 # put back newer than the objects built from the second registration, so
 # that the next build of this tree rebuilds them
 trap 'cp "$tmp/unmutated.c" "$file" && touch "$file"; rm -rf "$tmp"' EXIT

@@ -127,7 +127,7 @@ def main():
             if m['id'] in res and res[m['id']]['verdict'] in ('killed', 'survived', 'timeout')]
     notes = [f'seed {data["seed"]}; {len(ms)} mutants of {len(data["regions"])} regions, '
              f'{len(data["census_lines"])} lines touched by the fixes',
-             f'wall time {sum(secs) / 3600:.1f} h over {len(secs)} mutants'
+             f'worker time {sum(secs) / 3600:.1f} h over {len(secs)} mutants'
              + (f'; a run (build, link, boot) median {statistics.median(runs):.0f} s, '
                 f'max {max(runs):.0f} s' if runs else ''),
              f'every verdict of the stamp {current} (tree, unmutated files, test file and '
