@@ -29,19 +29,12 @@ printf '\n/* tests/kunit-twice.sh: every suite a second time */\nkunit_test_suit
 
 runner/run/kunit.sh "$tree" "$tmp/run" um >"$tmp/kunit.log" 2>&1 ||
 	{ echo "FAIL: the KUnit run did not complete"; tail -n 20 "$tmp/kunit.log"; exit 1; }
-python3 - "$tmp/run/kunit-um.json" "$(grep -o '&' <<<"$suites" | wc -l)" <<'PY' || rc=1
-import collections, json, sys
-root = json.load(open(sys.argv[1]))
-runs = collections.defaultdict(list)
-
-def walk(group, prefix):
-    for case in group.get('test_cases', []):
-        runs['.'.join(prefix + [case['name']])].append(case['status'])
-    for sub in group.get('sub_groups', []):
-        walk(sub, prefix + [sub['name']])
-
-walk(root, [])
-suites = {name.split('.')[0] for name in runs}
+python3 - "$tmp/run/kunit-um.json" "$(grep -o '&' <<<"$suites" | wc -l)" runner <<'PY' || rc=1
+import sys
+sys.path.insert(0, sys.argv[3])
+from run.kunit_cases import kunit_case_runs
+runs = kunit_case_runs(sys.argv[1])
+suites = {name.split('.')[1] for name in runs}
 bad = {c: st for c, st in runs.items() if st != ['PASS', 'PASS']}
 print(f'{len(suites)} suites, {len(runs)} cases, each run {min(map(len, runs.values()))}-'
       f'{max(map(len, runs.values()))} times')

@@ -14,21 +14,28 @@ def point_name(parts):
     return '.'.join(re.sub(r'[^A-Za-z0-9_-]+', '_', p).strip('_') for p in parts)
 
 
-def kunit_cases(path):
-    """{point: status} for every case of the result file at path."""
+def kunit_case_runs(path):
+    """{point: [status, ...]} for every case of the result file at path,
+    one status a run of its suite (a suite registered twice runs twice)."""
     with open(path) as f:
         root = json.load(f)
     out = {}
 
     def walk(group, prefix):
         for case in group.get('test_cases', []):
-            out[point_name(prefix + [case['name']])] = case['status']
+            out.setdefault(point_name(prefix + [case['name']]), []).append(case['status'])
         for sub in group.get('sub_groups', []):
             walk(sub, prefix + [sub['name']])
 
     # kunit.py names its top-level group after the build, not a suite
     walk(root, ['kunit'])
     return out
+
+
+def kunit_cases(path):
+    """{point: status} for every case of the result file at path (its
+    last run)."""
+    return {point: runs[-1] for point, runs in kunit_case_runs(path).items()}
 
 
 if __name__ == '__main__':

@@ -30,6 +30,14 @@ def runs_of(entry):
     return [entry['metrics']] if entry.get('metrics') else []
 
 
+def majority(counts):
+    """The verdict of repeated runs, from {verdict: runs}: the majority's;
+    ties count as FAIL; a run without a verdict (ERROR) makes it ERROR."""
+    if 'ERROR' in counts:
+        return 'ERROR'
+    return max(sorted(counts), key=lambda v: (counts[v], v == 'FAIL'))
+
+
 def numeric(v):
     """A metric value that is a number (a bool is not)."""
     return isinstance(v, (int, float)) and not isinstance(v, bool)
@@ -190,10 +198,7 @@ def main():
     for point, results in runs.items():
         verdicts = [v for v, _ in results]
         counts = {v: verdicts.count(v) for v in set(verdicts)}
-        # with REPEAT=N the verdict is the majority's; ties count as FAIL;
-        # a run without a verdict (ERROR) makes the point's ERROR
-        verdict = 'ERROR' if 'ERROR' in counts else \
-            max(sorted(counts), key=lambda v: (counts[v], v == 'FAIL'))
+        verdict = majority(counts)
         test, mode = split_point(point)
         exp = expect.get(point)
         status = judge(verdict, exp, point, bad, skip_ok=True)

@@ -20,7 +20,7 @@ import sys
 
 RUNNER = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, RUNNER)  # the core (tables, ktap) and the job folders
-from run.summary import median_metrics  # noqa: E402
+from run.summary import majority, median_metrics  # noqa: E402
 
 
 def run_dirs(top):
@@ -30,13 +30,6 @@ def run_dirs(top):
         if m and os.path.isfile(os.path.join(top, name, 'summary.json')):
             runs.append((int(m.group(1)), os.path.join(top, name)))
     return [d for _, d in sorted(runs)]
-
-
-def majority(counts):
-    """summary.py's verdict of repeated runs"""
-    if 'ERROR' in counts:
-        return 'ERROR'
-    return max(sorted(counts), key=lambda v: (counts[v], v == 'FAIL'))
 
 
 def merge(top):
