@@ -22,7 +22,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.dirname(HERE)
 SELFTESTS = os.path.join(HERE, 'selftests.txt')
-KERNELS = os.environ.get('KERNELS') or os.path.join(HERE, 'kernels.txt')
+KERNELS = os.environ.get('KERNELS_TABLE') or os.path.join(HERE, 'kernels.txt')
 EXPECTATIONS = os.path.join(TOP, 'expectations')
 MATRIX = os.path.join(EXPECTATIONS, 'matrix.txt')
 # the tests a key metric's runs can be compared with (runner/validate/compare.py)

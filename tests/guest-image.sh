@@ -65,7 +65,7 @@ standin_debs()
 # the kernels table with the stand-in packages as debian-7.3's image
 sed "s/^\(debian-7.3 .*\) [^ ]*\$/\1 standin-base,standin-binary,standin-modules/" \
 	runner/kernels.txt >"$tmp/kernels.txt"
-export KERNELS=$tmp/kernels.txt
+export KERNELS_TABLE=$tmp/kernels.txt
 
 # a whole stand-in image: extracted, depmod'ed, its path printed; reused
 standin_debs "$tmp/good"

@@ -92,6 +92,7 @@ SH
 export CALLS=$tmp/calls CACHE=$tmp/cache
 mkdir -p "$tmp/kdir/mm" && touch "$tmp/kdir/Makefile" "$tmp/kdir/Kconfig" "$tmp/kdir/mm/vmscan.c"
 expect_rc 0 "three rounds of two kernels" env REPEAT=3 KDIR="$tmp/kdir" \
+	KERNELS="debian-7.3:aging-busy debian-7.3:default" \
 	"$fake/runner/validate/interleave.sh" "$tmp/rounds" debian-7.3:aging-busy debian-7.3:default
 cat >"$tmp/want" <<'EOF2'
 debian-7.3 aging-busy nokdir 

@@ -167,7 +167,7 @@ gtree=$(runner/run/tree.sh guest) || exit 1
 sed 's/^\(debian-7.3 *linux-source-7.3 *\)[^ ]*/\17.3.0-0~gone/' runner/kernels.txt \
 	>"$tmp/kernels.txt"
 expect_error "pinned version not served" "linux-source-7.3 7.3.0-0~gone is not served.*it serves: 7\.3" \
-	env KERNELS="$tmp/kernels.txt" CACHE="$tmp/cache" runner/run/fetch-kernel.sh debian-7.3
+	env KERNELS_TABLE="$tmp/kernels.txt" CACHE="$tmp/cache" runner/run/fetch-kernel.sh debian-7.3
 
 printf '# CONFIG_LRU_GEN is not set\n' >"$tmp/no-lru-gen.config"
 expect_error "config without LRU_GEN" "lacks CONFIG_LRU_GEN" \
