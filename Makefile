@@ -25,6 +25,8 @@
 #   REPEAT=N          run each kselftest N times (detection rates)
 #   LRU_MODE=mglru    run the kselftests in one LRU mode (mglru|classic; -m
 #                     through the runner's KSELFTEST_<TEST>_ARGS)
+#   TEST_ARGS="-N 1"  arguments added to the one test TESTS names (a control,
+#                     e.g. dirty_throttle's; summary.json records them)
 #   A=, B=            two results folders for `make compare`; OUT= its picture;
 #   EQUIVALENT="m=b"  and a TOST that B's metric m is within b (or b% of A's median)
 #                     (default B's compare.svg)
@@ -70,7 +72,7 @@
 
 JOBS ?= $(shell nproc)
 export KERNEL KDIR EXPECT GUEST ARCH ACCEL JOBS MEM CPUS HZ TESTS REPEAT LRU_MODE KUNIT_ARCH KUNIT_SANITIZE VARIANT CACHE \
-	RESULTS EQUIVALENT MATRIX_ROWS INTERLEAVE KERNELS BASE_CONFIG SAMPLE LIMIT MUTATION_IDS MUTATION_WORK WORKERS OUT KILLS BOOTS FLIPS MITIGATION PROVOKE_FLIPS TCG_THREAD
+	RESULTS EQUIVALENT MATRIX_ROWS INTERLEAVE KERNELS TEST_ARGS BASE_CONFIG SAMPLE LIMIT MUTATION_IDS MUTATION_WORK WORKERS OUT KILLS BOOTS FLIPS MITIGATION PROVOKE_FLIPS TCG_THREAD
 export LAVA_JOBS_DIR LAVA_KERNEL_URL LAVA_ROOTFS_URL LAVA_MODULES_URL \
 	LAVA_TESTDEF_REPO LAVA_TESTDEF_REVISION LAVA_KSELFTEST_DIR LAVA_COMPARE
 

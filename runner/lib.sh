@@ -685,6 +685,19 @@ check_tests()
 	done
 }
 
+# TEST_ARGS: arguments added to one test's program (TESTS names it), as
+# KSELFTEST_<TEST>_ARGS hands them: a control of a scenario, such as
+# dirty_throttle -N 1. Plain options only; -m is LRU_MODE's.
+check_test_args()
+{
+	[ -n "${TEST_ARGS:-}" ] || return 0
+	[[ $TEST_ARGS =~ ^[-A-Za-z0-9\ .,]+$ ]] ||
+		die "TEST_ARGS=$TEST_ARGS: expected options and numbers only"
+	[ "$(wc -w <<<"${TESTS:-}")" = 1 ] ||
+		die "TEST_ARGS: name the one test they are for (TESTS=<test>)"
+	[[ " $TEST_ARGS " != *" -m "* ]] || die "TEST_ARGS: -m is LRU_MODE's"
+}
+
 check_variant()
 {
 	case ${VARIANT:-} in

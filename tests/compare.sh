@@ -290,6 +290,15 @@ expect_rc 1 "compare --equivalent: a metric of no line, before the table" \
 [ "$(head -n1 "$tmp/out")" = "mglru: error: --equivalent: no line of no_such in these runs (a key metric, or every metric with --all)" ] ||
 	{ echo "FAIL: not a one-line error for a metric of no line"; rc=1; }
 
+# runs of a control (TEST_ARGS) are not compared with runs without it
+cp -r "$tmp/a" "$tmp/a-args"
+echo "-N 1" >"$tmp/a-args/test-args"
+runner/run/summary.py "$tmp/a-args" >/dev/null
+expect_rc 1 "compare: runs of other TEST_ARGS" \
+	"$py" runner/validate/compare.py --no-svg "$tmp/a" "$tmp/a-args"
+[ "$(head -n1 "$tmp/out")" = "mglru: error: A ran with TEST_ARGS '', B with '-N 1': compare runs of the same arguments" ] ||
+	{ echo "FAIL: not a one-line error for runs of other arguments"; rc=1; }
+
 # the verdicts and exit codes: swappiness_sweep mglru passes in B, fails in A;
 # a run against itself differs in nothing
 expect_rc 0 "compare: the same run is not a regression" \

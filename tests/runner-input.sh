@@ -47,6 +47,14 @@ expect_error "KDIR not a kernel tree" "is not a kernel source tree" \
 fast_error "ACCEL unknown" "ACCEL=warp" env ACCEL=warp runner/run/suite.sh kselftest
 fast_error "VARIANT unknown" "VARIANT=nope" env VARIANT=nope runner/run/suite.sh all
 fast_error "LRU_MODE unknown" "LRU_MODE=both" env LRU_MODE=both runner/run/suite.sh kselftest
+fast_error "TEST_ARGS without its test" "TEST_ARGS: name the one test" \
+	env TEST_ARGS="-N 1" runner/run/suite.sh kselftest
+fast_error "TEST_ARGS with a quote" "TEST_ARGS=-N '1: expected options" \
+	env TESTS=dirty_throttle TEST_ARGS="-N '1" runner/run/suite.sh kselftest
+fast_error "TEST_ARGS with -m" "TEST_ARGS: -m is LRU_MODE's" \
+	env TESTS=dirty_throttle TEST_ARGS="-N 1 -m classic" runner/run/suite.sh kselftest
+fast_error "interleave: TEST_ARGS for two tests" "TEST_ARGS: name the one test" \
+	env TESTS="aging_oom dirty_throttle" TEST_ARGS="-N 1" runner/validate/interleave.sh "$tmp/il" debian-7.3:default debian-7.3:aging-busy
 fast_error "KILLS not a number" "KILLS=x" env KILLS=x runner/run/suite.sh selftest-check
 fast_error "ARCH unsupported" "ARCH=riscv" env ARCH=riscv runner/run/suite.sh kselftest
 fast_error "HZ unsupported" "HZ=300: expected 100, 250 or 1000" \

@@ -11,7 +11,8 @@
 # other in the test's guest boot (the summary reports how many runs failed
 # and the median metrics; a run the guest did not finish counts as a
 # failure without output); LRU_MODE=mglru|classic runs
-# one LRU mode only (-m, through the runner's KSELFTEST_<TEST>_ARGS).
+# one LRU mode only (-m, through the runner's KSELFTEST_<TEST>_ARGS);
+# TEST_ARGS adds arguments of TESTS' one program there (a control).
 # Under TCG the guest is a slow machine as kernel CI means it:
 # KSFT_MACHINE_SLOW=yes (the tests' time limits x3) and the runner's
 # timeout x3 (--override-timeout).
@@ -50,7 +51,8 @@ ksft_cmd()
 GUEST_ACCEL=${GUEST_ACCEL:-$(pick_accel)} || exit 1
 export GUEST_ACCEL
 echo "$GUEST_ACCEL" >"$results/accel"
-rm -f "$results/tcg-thread"
+rm -f "$results/tcg-thread" "$results/test-args"
+[ -z "${TEST_ARGS:-}" ] || echo "$TEST_ARGS" >"$results/test-args"
 [ "$GUEST_ACCEL" != tcg ] || echo "${TCG_THREAD:-multi}" >"$results/tcg-thread"
 
 repeat=${REPEAT:-1}
@@ -96,7 +98,7 @@ boot()
 		sync; echo 3 >/proc/sys/vm/drop_caches
 		date +%s.%N >$dir/\$run.start
 		cat /proc/meminfo >$dir/\$run.meminfo
-		$(ksft_env "$t" "${LRU_MODE:+-m $LRU_MODE}") $(ksft_cmd "$t") 2>&1 | cat >$dir/\$run.ktap
+		$(ksft_env "$t" "${LRU_MODE:+-m $LRU_MODE}${TEST_ARGS:+ $TEST_ARGS}") $(ksft_cmd "$t") 2>&1 | cat >$dir/\$run.ktap
 		cat /proc/modules >$dir/\$run.modules 2>/dev/null
 		echo "mglru: run \$run finished" >/dev/kmsg
 	done

@@ -156,6 +156,11 @@ def main():
         # TCG's threads, single or multi (kselftest.sh)
         with open(os.path.join(res, 'tcg-thread')) as f:
             summary['tcg_thread'] = f.read().strip()
+    test_args = os.path.join(res, 'test-args')
+    if os.path.exists(test_args):
+        # make kselftest TEST_ARGS=...: a control's arguments
+        with open(test_args) as f:
+            summary['test_args'] = f.read().strip()
     provoked = os.path.join(res, 'provoke-flips')
     if os.path.exists(provoked):
         # make kselftest PROVOKE_FLIPS=N: the emulator's crash provoked

@@ -64,7 +64,8 @@ def load(path):
         sys.exit(f'mglru: error: cannot read a run summary from {path}: {e}')
     k = s.get('kernel', {})
     name = f"{k.get('uname', k.get('version', '?'))}/{k.get('variant', '?')}"
-    return name, {(t['test'], t['mode']): t for t in s.get('kselftest', [])}
+    return name, s.get('test_args', ''), {(t['test'], t['mode']): t
+                                          for t in s.get('kselftest', [])}
 
 
 def fisher(a, b):
@@ -314,8 +315,11 @@ def main():
         sys.exit('mglru: error: compare.py needs scipy and matplotlib (runner/requirements.txt):'
                  " run it with the venv's Python, $CACHE/venv/bin/python3"
                  ' (make deps installs them)')
-    name_a, a = load(args.a)
-    name_b, b = load(args.b)
+    name_a, args_a, a = load(args.a)
+    name_b, args_b, b = load(args.b)
+    if args_a != args_b:
+        sys.exit(f"mglru: error: A ran with TEST_ARGS '{args_a}', B with '{args_b}':"
+                 ' compare runs of the same arguments')
     rows = rows_of(a, b, args.all)
     lines = equivalence(rows, bounds)
     missing = sorted(set(bounds) - {x['name'][2] for x in lines})

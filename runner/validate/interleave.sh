@@ -13,7 +13,7 @@
 # KERNEL is <KERNEL>:<VARIANT> or a VARIANT of KERNEL (KDIR), as the rows of
 # expectations/matrix.txt name them; always built from source (GUEST=source)
 # with the same config, so that only the variant differs.
-# REPEAT (default 10) rounds; TESTS, LRU_MODE, HZ, ACCEL, MEM, CPUS, JOBS:
+# REPEAT (default 10) rounds; TESTS, LRU_MODE, TEST_ARGS, HZ, ACCEL, MEM, CPUS, JOBS:
 # as for make kselftest.
 #
 # Each kernel's runs go to OUT/<kernel>/run-<i>/ (a make kselftest results
@@ -30,7 +30,7 @@ set -o pipefail
 out=$1
 shift
 export REPEAT=${REPEAT:-10}
-check_inputs REPEAT KDIR KERNEL HZ ACCEL MEM CPUS JOBS TESTS LRU_MODE
+check_inputs REPEAT KDIR KERNEL HZ ACCEL MEM CPUS JOBS TESTS LRU_MODE TEST_ARGS
 [ -z "${GUEST_KERNEL:-}" ] || die "GUEST_KERNEL: interleave.sh builds each kernel itself"
 [ "${VARIANT:-default}" = default ] || die "VARIANT: name each kernel's variant as <KERNEL>:<VARIANT>"
 export GUEST=source

@@ -27,9 +27,13 @@
  * outside the memcg hides the mechanism (stock 7.3 with 1 GiB of it was
  * never throttled, and OOM-killed in every run). Anon folios count too
  * when there is swap, and stay: reclaimable_mib reports the sum at dd's
- * start.
+ * start. -C <MiB> puts that much clean page cache back, outside the memcg,
+ * after the drop: a machine's other files, as CI machines and the large
+ * machines of the report have them (clean_mib: what was read).
  */
 #define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -53,7 +57,7 @@ static struct mglru_setup setup = {
 static struct {
 	unsigned long delay_ms, timeout_s;
 	unsigned long dirty_ratio, dirty_bg_ratio, min_fill_pct, min_throttles;
-	unsigned long drop_cache;
+	unsigned long drop_cache, clean_mib;
 } cfg = {
 	.delay_ms = 3000, .timeout_s = 60, .dirty_ratio = 100,
 	.dirty_bg_ratio = 80, .min_fill_pct = 50, .min_throttles = 1,
@@ -65,6 +69,7 @@ static const struct mglru_opt opts[] = {
 	MGLRU_ULONG('B', cfg, dirty_bg_ratio),
 	MGLRU_ULONG('F', cfg, min_fill_pct), MGLRU_ULONG('t', cfg, timeout_s),
 	MGLRU_ULONG('T', cfg, min_throttles), MGLRU_ULONG('c', cfg, drop_cache),
+	MGLRU_ULONG('C', cfg, clean_mib),
 	{ 0 }
 };
 
@@ -158,10 +163,41 @@ static int exec_dd(void *unused)
 	return mglru_exec_argv((void *)dd_argv);
 }
 
+/*
+ * -C: read a sparse file of clean_mib MiB on the scratch ext4, from outside
+ * the memcg. Its holes are read without I/O (the write delay does not
+ * matter, and no disk block is taken), into clean page cache on the node's
+ * file LRU: what skip_throttle_noprogress() weighs dd's writeback against.
+ * The file's MiB that ended in the page cache.
+ */
+static long fill_clean_cache(void)
+{
+	char path[MGLRU_PATH_LEN + 8], buf[1 << 16];
+	ssize_t n;
+	long got;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/clean", MGLRU_MNT);
+	fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW, 0600);
+	if (fd < 0 || ftruncate(fd, (off_t)cfg.clean_mib << 20)) {
+		ksft_print_msg("%s: %s\n", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	got = mglru_meminfo_kib("Inactive(file)") + mglru_meminfo_kib("Active(file)");
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		;
+	got = (long)(mglru_meminfo_kib("Inactive(file)") +
+		     mglru_meminfo_kib("Active(file)")) - got;
+	close(fd);
+	return n < 0 ? -1 : got >> 10;
+}
+
 static int run(struct mglru_ctx *ctx)
 {
 	char path[MGLRU_PATH_LEN + 8];
-	long dirty, max_fill = 0, oom_kill, lost = 0, reclaimable;
+	long dirty, max_fill = 0, oom_kill, lost = 0, reclaimable, clean = 0;
 	struct stat st = { 0 };
 	double start, secs;
 	int ret, status = 0, done;
@@ -171,6 +207,11 @@ static int run(struct mglru_ctx *ctx)
 	if (cfg.drop_cache) {
 		sync();
 		if (mglru_write("/proc/sys/vm/drop_caches", "1"))
+			return -1;
+	}
+	if (cfg.clean_mib) {
+		clean = fill_clean_cache();
+		if (clean < 0)
 			return -1;
 	}
 	reclaimable = reclaimable_mib();
@@ -231,6 +272,8 @@ static int run(struct mglru_ctx *ctx)
 	mglru_metric(ctx, "throttled_other", "%ld", t.other);
 	mglru_metric(ctx, "throttled_ms", "%ld", t.delayed_us / 1000);
 	mglru_metric(ctx, "reclaimable_mib", "%ld", reclaimable);
+	if (cfg.clean_mib)
+		mglru_metric(ctx, "clean_mib", "%ld", clean);
 	if (lost)
 		mglru_metric(ctx, "trace_lost", "%ld", lost);
 	if (oom_kill)
@@ -263,7 +306,8 @@ static int configure(void)
 	return setup.data_size < SZ_1M || !cfg.timeout_s || !cfg.delay_ms ||
 	       cfg.dirty_ratio > 100 || cfg.dirty_bg_ratio > 100 ||
 	       cfg.min_fill_pct > 100 || !cfg.min_throttles ||
-	       cfg.drop_cache > 1 ? -1 : 0;
+	       cfg.drop_cache > 1 ||
+	       cfg.clean_mib * 1024 > mglru_meminfo_kib("MemTotal") / 2 ? -1 : 0;
 }
 
 static void describe(void)
@@ -274,6 +318,9 @@ static void describe(void)
 		       cfg.dirty_ratio, cfg.dirty_bg_ratio);
 	ksft_print_msg("clean page cache %s before dd\n",
 		       cfg.drop_cache ? "dropped" : "kept");
+	if (cfg.clean_mib)
+		ksft_print_msg("then %lu MiB of clean page cache read outside the memcg\n",
+			       cfg.clean_mib);
 	ksft_print_msg("verdict: dd throttled on writeback %lu times at least\n",
 		       cfg.min_throttles);
 }
