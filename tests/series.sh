@@ -304,19 +304,33 @@ rfc_addressed()
 		echo "${1##*/}: not to mm"
 		return 1
 	fi
-	grep -q '^Fixes: [0-9a-f]\{12\} ("' "$1" || { echo "${1##*/}: no Fixes:"; return 1; }
+	if ! grep -qxF 'Cc: cgroups@vger.kernel.org' "$1" ||
+	   ! grep -q '^Cc: Johannes Weiner <' "$1"; then
+		echo "${1##*/}: not to the memcg maintainers and cgroups"
+		return 1
+	fi
+	# no Fixes: but one a backport needs, and then in its form
+	! grep -q '^Fixes: ' "$1" || grep -q '^Fixes: [0-9a-f]\{12\} ("' "$1" ||
+		{ echo "${1##*/}: a malformed Fixes:"; return 1; }
 }
 rfcs=("$tmp"/series/rfc-*/)
 [ -d "${rfcs[0]}" ] || fail "no RFC beside the series"
 for d in "${rfcs[@]}"; do
 	[ -d "$d" ] || continue
 	expect_rc 0 "the RFC $(basename "$d") applies to the baseline by itself" apply "$d"
+	n=$(find "$d" -name '0*.patch' ! -name '0000-cover-letter.patch' | wc -l)
+	if [ "$n" -gt 1 ]; then
+		expect_rc 0 "the RFC of $n patches has its cover letter" \
+			grep -q "^Subject: \[RFC PATCH 0/$n\] [^*]" "$d/0000-cover-letter.patch"
+	fi
 	for p in "$d"*.patch; do
-		expect_rc 0 "checkpatch.pl --strict: rfc ${p##*/}" checkpatch "$p"
-		grep '^total:' "$tmp/out"
-		expect_rc 0 "the RFC is addressed to mm with its Fixes:" rfc_addressed "$p"
-		sed '/^Fixes: /d' "$p" >"$tmp/rfc-unfixed.patch"
-		expect_rc 1 "an RFC without Fixes: is seen" rfc_addressed "$tmp/rfc-unfixed.patch"
+		if [ "${p##*/}" != 0000-cover-letter.patch ]; then
+			expect_rc 0 "checkpatch.pl --strict: rfc ${p##*/}" checkpatch "$p"
+			grep '^total:' "$tmp/out"
+		fi
+		expect_rc 0 "the RFC is addressed to mm and memcg" rfc_addressed "$p"
+		grep -v '^Cc: cgroups@' "$p" >"$tmp/rfc-uncc.patch"
+		expect_rc 1 "an RFC not to cgroups is seen" rfc_addressed "$tmp/rfc-uncc.patch"
 	done
 done
 

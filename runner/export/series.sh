@@ -19,7 +19,11 @@
 # Beside it, in OUTDIR/rfc-<variant>/, each fix the suite proposes
 # (RFC_VARIANTS: a validation kernel of patches/variants/ whose patches
 # are for upstream, not INJECTED) as an "[RFC PATCH]" against the same
-# baseline, addressed to whom get_maintainer.pl names for it.
+# baseline, addressed to whom get_maintainer.pl names for it and, as a
+# change to how a memcg waits for its writeback, to the memcg maintainers
+# and lists (get_maintainer.pl of mm/memcontrol.c). A variant of more than
+# one patch has a cover letter, from its folder's cover-letter.txt (the
+# subject on the first line, then the body).
 #
 # Patches 2 and 6 add their files to the MGLRU entry of MAINTAINERS. Each
 # patch is addressed to whom scripts/get_maintainer.pl names for it (and
@@ -84,7 +88,7 @@ OPTIONAL_FILES=(.get_maintainer.ignore)
 TREE_DIRS=(Documentation arch include drivers fs init ipc kernel lib scripts)
 MGLRU_SELFTESTS=tools/testing/selftests/mm/mglru
 # the fixes put out as RFCs beside the tests (above)
-RFC_VARIANTS=(memcg-writeback-patience)
+RFC_VARIANTS=(memcg-congested-wait)
 # the series' text (above)
 TEXT=$SUITE_ROOT/runner/export/series
 
@@ -273,15 +277,26 @@ address()
 	mv "$1.new" "$1" || die "series.sh: cannot address ${1##*/}"
 }
 
-# address_patches DIR: each patch of DIR but its cover letter addressed to
-# whom recipients() names for it; prints them all, once each
+# memcg_recipients: whom get_maintainer.pl names for mm/memcontrol.c, the
+# memcg maintainers and the cgroups list among them
+memcg_recipients()
+{
+	PERL_HASH_SEED=0 perl scripts/get_maintainer.pl --no-git --no-git-fallback --no-fixes \
+		--no-rolestats -f mm/memcontrol.c ||
+		die "series.sh: get_maintainer.pl failed on mm/memcontrol.c"
+}
+
+# address_patches DIR [memcg]: each patch of DIR but its cover letter
+# addressed to whom recipients() names for it (and memcg_recipients());
+# prints them all, once each
 address_patches()
 {
 	local p r all=
 
 	for p in "$1"/0*.patch; do
 		[ "${p##*/}" != 0000-cover-letter.patch ] || continue
-		r=$(recipients "$p" | awk '!seen[$0]++') || exit 1
+		r=$({ recipients "$p" && { [ -z "${2:-}" ] || memcg_recipients; }; } |
+		    awk '!seen[$0]++') || exit 1
 		address "$p" "$r"
 		all+=$r$'\n'
 	done
@@ -375,7 +390,7 @@ series()
 # OUTDIR, each addressed to whom get_maintainer.pl names for it
 rfc()
 {
-	local p
+	local p n cover=$SUITE_ROOT/patches/variants/$1/cover-letter.txt all
 
 	in_git . checkout -q -b "rfc-$1" baseline
 	# the checkout drops the folders that only the series' files were in
@@ -386,9 +401,19 @@ rfc()
 		in_git . commit -q --amend --no-edit --date="$GIT_AUTHOR_DATE"
 	done
 	rm -rf "$2"
-	in_git . format-patch -q --subject-prefix="RFC PATCH" --base=baseline \
-		-o "$2" "baseline..rfc-$1"
-	address_patches "$2" >/dev/null || exit 1
+	n=$(git rev-list --count "baseline..rfc-$1")
+	[ "$n" = 1 ] || [ -f "$cover" ] ||
+		die "series.sh: $1 has $n patches and no cover-letter.txt"
+	if [ "$n" = 1 ]; then
+		in_git . format-patch -q --subject-prefix="RFC PATCH" --base=baseline \
+			-o "$2" "baseline..rfc-$1"
+	else
+		in_git . config "branch.rfc-$1.description" "$(cat "$cover")"
+		in_git . format-patch -q --subject-prefix="RFC PATCH" --base=baseline \
+			--cover-letter --cover-from-description=subject -o "$2" "baseline..rfc-$1"
+	fi
+	all=$(address_patches "$2" memcg) || exit 1
+	[ "$n" = 1 ] || address "$2/0000-cover-letter.patch" "$all"
 	in_git . checkout -q mglru-tests
 	note "series: $(git rev-list --count "baseline..rfc-$1") RFC patch of $1 in $2"
 }
