@@ -30,6 +30,16 @@
  * start. -C <MiB> puts that much clean page cache back, outside the memcg,
  * after the drop: a machine's other files, as CI machines and the large
  * machines of the report have them (clean_mib: what was read).
+ *
+ * Controls of a change to how long the memcg waits for its writeback, each
+ * reported, none judged: -N 1 times the anon faults of a task beside dd in
+ * its memcg that writes no file (neighbour_fault_*_ms: p50, p99, max);
+ * -R 1 times writes to the memcg's memory.reclaim (memory_reclaim_*_ms);
+ * -S <s> suspends the device for that long once the memcg is as full as
+ * the precondition asks (stop_to_oom_s: from the stop to the OOM kill, -1
+ * if none), and -K <s> SIGKILLs dd that long into the stop (sigkill_ms:
+ * until dd is gone); -L 1 starts an anon leak in the memcg at that point
+ * (leak_to_oom_s: until the OOM killer ends it).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -37,10 +47,11 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 
-#include "mglru.h"
+#include "dirty_probes.h"
 
 static int stack_dm_delay(struct mglru_ctx *ctx, unsigned long size,
 			  char *dev);
@@ -58,6 +69,7 @@ static struct {
 	unsigned long delay_ms, timeout_s;
 	unsigned long dirty_ratio, dirty_bg_ratio, min_fill_pct, min_throttles;
 	unsigned long drop_cache, clean_mib;
+	unsigned long neighbour, reclaimer, suspend_s, kill_after_s, leak;
 } cfg = {
 	.delay_ms = 3000, .timeout_s = 60, .dirty_ratio = 100,
 	.dirty_bg_ratio = 80, .min_fill_pct = 50, .min_throttles = 1,
@@ -70,6 +82,9 @@ static const struct mglru_opt opts[] = {
 	MGLRU_ULONG('F', cfg, min_fill_pct), MGLRU_ULONG('t', cfg, timeout_s),
 	MGLRU_ULONG('T', cfg, min_throttles), MGLRU_ULONG('c', cfg, drop_cache),
 	MGLRU_ULONG('C', cfg, clean_mib),
+	MGLRU_ULONG('N', cfg, neighbour), MGLRU_ULONG('R', cfg, reclaimer),
+	MGLRU_ULONG('S', cfg, suspend_s), MGLRU_ULONG('K', cfg, kill_after_s),
+	MGLRU_ULONG('L', cfg, leak),
 	{ 0 }
 };
 
@@ -194,8 +209,126 @@ static long fill_clean_cache(void)
 	return n < 0 ? -1 : got >> 10;
 }
 
+/* The device stopped (-S): its writes wait until it resumes. */
+static struct {
+	double at, oom_s, kill_at, kill_ms;
+	bool resumed;
+} stop;
+
+static void device_suspend(bool on)
+{
+	if (on)
+		mglru_run(NULL, 0, true, "dmsetup", "suspend", "--noflush",
+			  "--nolockfs", MGLRU_NAME);
+	else
+		mglru_run(NULL, 0, true, "dmsetup", "resume", MGLRU_NAME);
+}
+
+/*
+ * -S: once dirty and writeback folios fill the memcg as far as the
+ * precondition asks, stop the device for suspend_s seconds: how long until
+ * the memcg OOM-kills dd, and with -K, how long dd takes to die of a
+ * SIGKILL sent kill_after_s seconds into the stop.
+ */
+static void device_stop_step(struct mglru_ctx *ctx, pid_t dd, long fill,
+			     long oom_kill, bool done)
+{
+	double now = mglru_now();
+
+	if (!cfg.suspend_s)
+		return;
+	if (!stop.at) {
+		if (fill * 100 >= (long)(cfg.min_fill_pct * setup.memcg_max)) {
+			stop.at = now;
+			device_suspend(true);
+		}
+		return;
+	}
+	if (oom_kill && stop.oom_s < 0)
+		stop.oom_s = now - stop.at;
+	if (cfg.kill_after_s && !stop.kill_at && !done &&
+	    now - stop.at >= cfg.kill_after_s) {
+		stop.kill_at = now;
+		kill(dd, SIGKILL);
+	}
+	if (stop.kill_at && done && stop.kill_ms < 0)
+		stop.kill_ms = (now - stop.kill_at) * 1000;
+	if (!stop.resumed && (done || now - stop.at >= cfg.suspend_s)) {
+		device_suspend(false);
+		stop.resumed = true;
+	}
+}
+
+/*
+ * -L 1: once the memcg is as full as the precondition asks, a task in it
+ * allocates anon memory without end (there is no swap), the OOM killer's
+ * choice (oom_score_adj 1000): how long the memcg takes to kill a task
+ * that reclaim cannot help while dd's writeback is in flight (the
+ * workload of "small memcg environments stalled excessively" that made
+ * a congested memcg's wait short).
+ */
+static struct {
+	pid_t pid;
+	double at, oom_s;
+	int status;
+} leak;
+
+static int leaker(void *unused)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	size_t size = 4 * setup.memcg_max, i;
+	char *p;
+
+	if (mglru_write("/proc/self/oom_score_adj", "1000"))
+		return 1;
+	p = mmap(NULL, size, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (p == MAP_FAILED)
+		return 1;
+	for (i = 0; i < size; i += page)
+		p[i] = 1;
+	return 0;
+}
+
+static void leak_step(struct mglru_ctx *ctx, long fill)
+{
+	double now = mglru_now();
+
+	if (!cfg.leak)
+		return;
+	if (!leak.at) {
+		if (fill * 100 >= (long)(cfg.min_fill_pct * setup.memcg_max)) {
+			leak.at = now;
+			leak.pid = mglru_spawn(ctx->cg, leaker, NULL);
+		}
+		return;
+	}
+	if (leak.pid > 0 && leak.oom_s < 0 &&
+	    mglru_wait(leak.pid, &leak.status, 0) == 1)
+		leak.oom_s = now - leak.at;
+}
+
+static void probe_metrics(struct mglru_ctx *ctx, struct probe_run *run,
+			  const char *name)
+{
+	struct probe_stats st;
+	char key[64];
+
+	if (probe_stop(run, &st))
+		ksft_print_msg("%s: the %s probe failed\n", ctx->test, name);
+	snprintf(key, sizeof(key), "%s_n", name);
+	mglru_metric(ctx, key, "%ld", st.n);
+	snprintf(key, sizeof(key), "%s_p50_ms", name);
+	mglru_metric(ctx, key, "%.3f", st.p50);
+	snprintf(key, sizeof(key), "%s_p99_ms", name);
+	mglru_metric(ctx, key, "%.3f", st.p99);
+	snprintf(key, sizeof(key), "%s_max_ms", name);
+	mglru_metric(ctx, key, "%.3f", st.max);
+}
+
 static int run(struct mglru_ctx *ctx)
 {
+	struct probe_run neighbour = { 0 }, reclaimer = { 0 };
 	char path[MGLRU_PATH_LEN + 8];
 	long dirty, max_fill = 0, oom_kill, lost = 0, reclaimable, clean = 0;
 	struct stat st = { 0 };
@@ -237,6 +370,17 @@ static int run(struct mglru_ctx *ctx)
 		mglru_kill(dd);
 		return ret;
 	}
+	if ((cfg.neighbour && probe_start(&neighbour, PROBE_NEIGHBOUR, ctx->cg)) ||
+	    (cfg.reclaimer && probe_start(&reclaimer, PROBE_RECLAIM, ctx->cg))) {
+		mglru_kill(dd);
+		mglru_trace_close();
+		return -1;
+	}
+	memset(&stop, 0, sizeof(stop));
+	stop.oom_s = -1;
+	stop.kill_ms = -1;
+	memset(&leak, 0, sizeof(leak));
+	leak.oom_s = -1;
 	start = mglru_now();
 	__atomic_store_n(go, 1, __ATOMIC_RELEASE);
 	do {
@@ -246,7 +390,14 @@ static int run(struct mglru_ctx *ctx)
 		if (dirty > max_fill)
 			max_fill = dirty;
 		lost += mglru_trace_read(count_throttle, NULL);
+		device_stop_step(ctx, dd, dirty, mglru_memcg_event(ctx->cg, "oom_kill"),
+				 done);
+		leak_step(ctx, dirty);
 	} while (!done && mglru_now() - start < cfg.timeout_s * ctx->slow);
+	if (stop.at && !stop.resumed)
+		device_suspend(false);
+	if (leak.pid > 0 && leak.oom_s < 0)
+		mglru_kill(leak.pid);
 	secs = mglru_now() - start;
 	oom_kill = mglru_memcg_event(ctx->cg, "oom_kill");
 	completed = done == 1 && WIFEXITED(status) && !WEXITSTATUS(status);
@@ -274,15 +425,30 @@ static int run(struct mglru_ctx *ctx)
 	mglru_metric(ctx, "reclaimable_mib", "%ld", reclaimable);
 	if (cfg.clean_mib)
 		mglru_metric(ctx, "clean_mib", "%ld", clean);
+	if (cfg.neighbour)
+		probe_metrics(ctx, &neighbour, "neighbour_fault");
+	if (cfg.reclaimer)
+		probe_metrics(ctx, &reclaimer, "memory_reclaim");
+	if (cfg.leak) {
+		mglru_metric(ctx, "leak_to_oom_s", "%.2f", leak.oom_s);
+		mglru_metric(ctx, "leak_oom_killed", "%d", leak.oom_s >= 0 &&
+			     WIFSIGNALED(leak.status) && WTERMSIG(leak.status) == SIGKILL);
+	}
+	if (cfg.suspend_s) {
+		mglru_metric(ctx, "stopped_at_s", "%.1f", stop.at ? stop.at - start : -1);
+		mglru_metric(ctx, "stop_to_oom_s", "%.1f", stop.oom_s);
+		if (cfg.kill_after_s)
+			mglru_metric(ctx, "sigkill_ms", "%.0f", stop.kill_ms);
+	}
 	if (lost)
 		mglru_metric(ctx, "trace_lost", "%ld", lost);
-	if (oom_kill)
+	if (oom_kill && !completed)
 		ksft_print_msg("%s: dd OOM-killed after %lld MiB (reported, not judged)\n",
 			       ctx->test, (long long)st.st_size >> 20);
 
 	if (mglru_check(ctx, done == 1, "dd still running after %lu s",
 			cfg.timeout_s * ctx->slow) &&
-	    mglru_check(ctx, completed || oom_kill,
+	    mglru_check(ctx, completed || oom_kill || stop.kill_at,
 			"dd failed, not OOM-killed (status 0x%x)", status) &&
 	    mglru_check(ctx, max_fill * 100 >= (long)(cfg.min_fill_pct * setup.memcg_max),
 			"precondition not met: dirty and writeback folios filled %ld %% of the memcg, below %lu %%",
@@ -306,7 +472,9 @@ static int configure(void)
 	return setup.data_size < SZ_1M || !cfg.timeout_s || !cfg.delay_ms ||
 	       cfg.dirty_ratio > 100 || cfg.dirty_bg_ratio > 100 ||
 	       cfg.min_fill_pct > 100 || !cfg.min_throttles ||
-	       cfg.drop_cache > 1 ||
+	       cfg.drop_cache > 1 || cfg.neighbour > 1 || cfg.reclaimer > 1 ||
+	       cfg.leak > 1 ||
+	       (cfg.kill_after_s && cfg.kill_after_s >= cfg.suspend_s) ||
 	       cfg.clean_mib * 1024 > mglru_meminfo_kib("MemTotal") / 2 ? -1 : 0;
 }
 
@@ -321,6 +489,15 @@ static void describe(void)
 	if (cfg.clean_mib)
 		ksft_print_msg("then %lu MiB of clean page cache read outside the memcg\n",
 			       cfg.clean_mib);
+	if (cfg.neighbour)
+		ksft_print_msg("a task beside dd faults anon pages in and out, each timed\n");
+	if (cfg.reclaimer)
+		ksft_print_msg("memory.reclaim asked for 1M every 0.5 s, each timed\n");
+	if (cfg.leak)
+		ksft_print_msg("a task in the memcg allocates anon without end once it is full\n");
+	if (cfg.suspend_s)
+		ksft_print_msg("the device stops for %lu s once the memcg is full%s\n",
+			       cfg.suspend_s, cfg.kill_after_s ? ", dd SIGKILLed in it" : "");
 	ksft_print_msg("verdict: dd throttled on writeback %lu times at least\n",
 		       cfg.min_throttles);
 }
