@@ -77,8 +77,8 @@ while read -r t; do
 		[ "$ms" -lt 1000 ] || { echo "FAIL $t $args: refused after $ms ms"; rc=1; }
 	done
 done <"$tmp/tests"
-# dirty_throttle's clean page cache (-C) must fit in half the machine
-expect_rc 1 "dirty_throttle -C beyond half the memory" \
+# dirty_throttle's clean page cache (-P) must fit in half the machine
+expect_rc 1 "dirty_throttle -P beyond half the memory" \
 	"$tmp/install/mm/mglru/dirty_throttle" -C 999999999 </dev/null
-one_line "dirty_throttle -C 999999999"
+one_line "dirty_throttle -P 999999999"
 exit $rc

@@ -27,7 +27,7 @@
  * outside the memcg hides the mechanism (stock 7.3 with 1 GiB of it was
  * never throttled, and OOM-killed in every run). Anon folios count too
  * when there is swap, and stay: reclaimable_mib reports the sum at dd's
- * start. -C <MiB> puts that much clean page cache back, outside the memcg,
+ * start. -P <MiB> puts that much clean page cache back, outside the memcg,
  * after the drop: a machine's other files, as CI machines and the large
  * machines of the report have them (clean_mib: what was read).
  *
@@ -81,7 +81,7 @@ static const struct mglru_opt opts[] = {
 	MGLRU_ULONG('B', cfg, dirty_bg_ratio),
 	MGLRU_ULONG('F', cfg, min_fill_pct), MGLRU_ULONG('t', cfg, timeout_s),
 	MGLRU_ULONG('T', cfg, min_throttles), MGLRU_ULONG('c', cfg, drop_cache),
-	MGLRU_ULONG('C', cfg, clean_mib),
+	MGLRU_ULONG('P', cfg, clean_mib),
 	MGLRU_ULONG('N', cfg, neighbour), MGLRU_ULONG('R', cfg, reclaimer),
 	MGLRU_ULONG('S', cfg, suspend_s), MGLRU_ULONG('K', cfg, kill_after_s),
 	MGLRU_ULONG('L', cfg, leak),
@@ -179,7 +179,7 @@ static int exec_dd(void *unused)
 }
 
 /*
- * -C: read a sparse file of clean_mib MiB on the scratch ext4, from outside
+ * -P: read a sparse file of clean_mib MiB on the scratch ext4, from outside
  * the memcg. Its holes are read without I/O (the write delay does not
  * matter, and no disk block is taken), into clean page cache on the node's
  * file LRU: what skip_throttle_noprogress() weighs dd's writeback against.
