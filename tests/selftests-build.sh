@@ -59,6 +59,9 @@ if [ -n "$ext" ]; then
 fi
 while read -r t; do
 	bin=$tmp/install/mm/mglru/$t
+	# a program's option must not take a letter of the library's (-C, -M, ...)
+	dup=$("$bin" -h 2>&1 </dev/null | grep -o '\[-[A-Za-z]' | sort | uniq -d | tr -d '[' | tr '\n' ' ')
+	[ -z "$dup" ] || { echo "FAIL $t: options defined twice: $dup"; rc=1; }
 	for args in "-m both" "-y" "stray" "-m"; do
 		# shellcheck disable=SC2086
 		expect_rc 1 "$t $args" "$bin" $args </dev/null
@@ -79,6 +82,6 @@ while read -r t; do
 done <"$tmp/tests"
 # dirty_throttle's clean page cache (-P) must fit in half the machine
 expect_rc 1 "dirty_throttle -P beyond half the memory" \
-	"$tmp/install/mm/mglru/dirty_throttle" -C 999999999 </dev/null
+	"$tmp/install/mm/mglru/dirty_throttle" -P 999999999 </dev/null
 one_line "dirty_throttle -P 999999999"
 exit $rc
