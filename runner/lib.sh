@@ -695,7 +695,13 @@ check_test_args()
 		die "TEST_ARGS=$TEST_ARGS: expected options and numbers only"
 	[ "$(wc -w <<<"${TESTS:-}")" = 1 ] ||
 		die "TEST_ARGS: name the one test they are for (TESTS=<test>)"
-	[[ " $TEST_ARGS " != *" -m "* ]] || die "TEST_ARGS: -m is LRU_MODE's"
+	local w
+	for w in $TEST_ARGS; do
+		case $w in
+		-m*) die "TEST_ARGS: -m is LRU_MODE's" ;;
+		-C*|-h*) die "TEST_ARGS: $w runs no scenario" ;;
+		esac
+	done
 }
 
 check_variant()

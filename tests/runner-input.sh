@@ -53,6 +53,10 @@ fast_error "TEST_ARGS with a quote" "TEST_ARGS=-N '1: expected options" \
 	env TESTS=dirty_throttle TEST_ARGS="-N '1" runner/run/suite.sh kselftest
 fast_error "TEST_ARGS with -m" "TEST_ARGS: -m is LRU_MODE's" \
 	env TESTS=dirty_throttle TEST_ARGS="-N 1 -m classic" runner/run/suite.sh kselftest
+fast_error "TEST_ARGS with -mclassic" "TEST_ARGS: -m is LRU_MODE's" \
+	env TESTS=dirty_throttle TEST_ARGS="-N 1 -mclassic" runner/run/suite.sh kselftest
+fast_error "TEST_ARGS with -C" "TEST_ARGS: -C runs no scenario" \
+	env TESTS=dirty_throttle TEST_ARGS="-C" runner/run/suite.sh kselftest
 fast_error "interleave: TEST_ARGS for two tests" "TEST_ARGS: name the one test" \
 	env TESTS="aging_oom dirty_throttle" TEST_ARGS="-N 1" runner/validate/interleave.sh "$tmp/il" debian-7.3:default debian-7.3:aging-busy
 fast_error "KILLS not a number" "KILLS=x" env KILLS=x runner/run/suite.sh selftest-check
@@ -63,6 +67,7 @@ fast_error "matrix: HZ unsupported" "HZ=300: expected 100, 250 or 1000" \
 	env HZ=300 runner/validate/matrix.sh
 fast_error "lava-local: ACCEL unknown" "ACCEL=warp" env ACCEL=warp runner/export/lava-local.sh
 fast_error "lava-local: ARCH unsupported" "ARCH=riscv" env ARCH=riscv runner/export/lava-local.sh
+fast_error "lava-local: TEST_ARGS" "TEST_ARGS: lava-local runs a cell" env TEST_ARGS="-N 1" runner/export/lava-local.sh
 fast_error "lava-local: JOBS not a number" "JOBS=many" env JOBS=many runner/export/lava-local.sh
 fast_error "mutants: KERNEL unknown" "KERNEL=debian-9.9: unknown" \
 	env -u KDIR KERNEL=debian-9.9 runner/validate/mutants.sh

@@ -84,4 +84,17 @@ done <"$tmp/tests"
 expect_rc 1 "dirty_throttle -P beyond half the memory" \
 	"$tmp/install/mm/mglru/dirty_throttle" -P 999999999 </dev/null
 one_line "dirty_throttle -P 999999999"
+# and a size that fits is taken: run as nobody, the program parses its
+# options, then skips (no root) before it touches anything
+mkdir "$tmp/nobody" && cp "$tmp/install/mm/mglru/dirty_throttle" "$tmp/nobody/" &&
+	chmod 711 "$tmp" "$tmp/nobody" && chmod 755 "$tmp/nobody/dirty_throttle"
+for args in "-P 1" "-S 5 -K 2 -L 1 -N 1 -R 1"; do
+	# shellcheck disable=SC2086
+	expect_rc 4 "dirty_throttle $args taken (a skip as nobody)" \
+		setpriv --reuid=65534 --regid=65534 --clear-groups \
+		"$tmp/nobody/dirty_throttle" $args </dev/null
+done
+expect_rc 1 "dirty_throttle -S not below -t refused" \
+	setpriv --reuid=65534 --regid=65534 --clear-groups \
+	"$tmp/nobody/dirty_throttle" -S 60 -t 60 </dev/null
 exit $rc

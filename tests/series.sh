@@ -23,8 +23,10 @@ KERNEL=$(kernel_names | cut -d' ' -f1)
 export KERNEL GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null LC_ALL=C
 export GIT_COMMITTER_NAME=mglru-check GIT_COMMITTER_EMAIL=mglru-check@localhost
 selftests=tools/testing/selftests/mm/mglru
-# the kselftest library's files, which are no test program
-read -ra library < <(sed -n 's/^MGLRU_LIB [:+]= //p' "$selftests/Makefile" | tr '\n' ' ')
+# the kselftest library's files and a program's own helpers (a Makefile
+# line "$(OUTPUT)/<program>: <file>.c"), which are no test program
+read -ra library < <({ sed -n 's/^MGLRU_LIB [:+]= //p' "$selftests/Makefile"
+		       sed -n 's/^\$(OUTPUT)\/[a-z_]*: //p' "$selftests/Makefile"; } | tr '\n' ' ')
 
 fail()
 {
@@ -305,7 +307,7 @@ rfc_addressed()
 		return 1
 	fi
 	if ! grep -qxF 'Cc: cgroups@vger.kernel.org' "$1" ||
-	   ! grep -q '^Cc: Johannes Weiner <' "$1"; then
+	   ! grep -qE '^(To|Cc): Johannes Weiner <' "$1"; then
 		echo "${1##*/}: not to the memcg maintainers and cgroups"
 		return 1
 	fi
@@ -331,6 +333,9 @@ for d in "${rfcs[@]}"; do
 		expect_rc 0 "the RFC is addressed to mm and memcg" rfc_addressed "$p"
 		grep -v '^Cc: cgroups@' "$p" >"$tmp/rfc-uncc.patch"
 		expect_rc 1 "an RFC not to cgroups is seen" rfc_addressed "$tmp/rfc-uncc.patch"
+		[ "${p##*/}" != 0000-cover-letter.patch ] || continue
+		sed '0,/^Signed-off-by: /s//Fixes: the old code\n&/' "$p" >"$tmp/rfc-badfix.patch"
+		expect_rc 1 "an RFC's malformed Fixes: is seen" rfc_addressed "$tmp/rfc-badfix.patch"
 	done
 done
 

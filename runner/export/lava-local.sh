@@ -46,6 +46,7 @@ esac
 LAVA_CACHE=$CACHE/lava
 PY=/usr/bin/python3
 check_inputs KDIR KERNEL VARIANT TESTS LRU_MODE HZ ACCEL ARCH JOBS MEM CPUS GUEST_KERNEL
+[ -z "${TEST_ARGS:-}" ] || die "TEST_ARGS: lava-local runs a cell as CI runs it, without a control's arguments"
 # the job boots the suite's built kernel, as the matrix runs it
 export GUEST=source
 test=${TESTS:-readahead_refault}

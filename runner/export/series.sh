@@ -338,10 +338,13 @@ series()
 	local sel=$SUITE_ROOT/$MGLRU_SELFTESTS mk=$MGLRU_SELFTESTS/Makefile
 	local progs=(readahead_refault aging_oom dirty_throttle swappiness_sweep) i
 	mkdir -p "$MGLRU_SELFTESTS"
-	rsync -a --exclude '*.c' "$sel/" "$MGLRU_SELFTESTS/" || exit 1
+	# dirty_throttle's own helpers (dirty_probes.[ch]) come with it
+	local probes=(-e 's/ dirty_probes\.h$//' -e '/dirty_probes\.c$/d'
+		      -e "/^# dirty_throttle's controls/d")
+	rsync -a --exclude '*.c' --exclude dirty_probes.h "$sel/" "$MGLRU_SELFTESTS/" || exit 1
 	cp "$sel/util.c" "$sel/memcg.c" "$MGLRU_SELFTESTS/" || exit 1
 	sed -e '/^TEST_GEN_PROGS\(_EXTENDED\)\? += /d' -e '/^MGLRU_LIB :=/s/ main\.c home\.c bdev\.c trace\.c$//' \
-		"$sel/Makefile" >"$mk"
+		"${probes[@]}" "$sel/Makefile" >"$mk"
 	sed -i 's|^TARGETS += mm$|&\nTARGETS += mm/mglru|' tools/testing/selftests/Makefile
 	grep -q '^TARGETS += mm/mglru$' tools/testing/selftests/Makefile ||
 		die "series.sh: cannot add mm/mglru to the kselftest TARGETS of $src"
@@ -349,16 +352,19 @@ series()
 	commit 05-selftests-library.txt
 	cp "$sel/main.c" "$sel/home.c" "$sel/bdev.c" "$MGLRU_SELFTESTS/" || exit 1
 	grep -v '^TEST_GEN_PROGS\(_EXTENDED\)\? += ' "$sel/Makefile" |
-		sed '/^MGLRU_LIB :=/s/ trace\.c$//' >"$mk"
+		sed -e '/^MGLRU_LIB :=/s/ trace\.c$//' "${probes[@]}" >"$mk"
 	commit 06-selftests-run.txt
 	for i in "${!progs[@]}"; do
 		cp "$sel/${progs[i]}.c" "$MGLRU_SELFTESTS/" || exit 1
-		# trace.c comes with its user
-		[ "${progs[i]}" != dirty_throttle ] || cp "$sel/trace.c" "$MGLRU_SELFTESTS/" || exit 1
+		# trace.c and the probes come with their user
+		[ "${progs[i]}" != dirty_throttle ] ||
+			cp "$sel/trace.c" "$sel/dirty_probes.c" "$sel/dirty_probes.h" \
+				"$MGLRU_SELFTESTS/" || exit 1
 		# the Makefile without the lines of the programs still to come
 		grep -vxE "TEST_GEN_PROGS(_EXTENDED)? \+= ($(IFS='|'; echo "${progs[*]:i+1}"))" \
 			"$sel/Makefile" >"$mk"
-		[ -f "$MGLRU_SELFTESTS/trace.c" ] || sed -i '/^MGLRU_LIB :=/s/ trace\.c$//' "$mk"
+		[ -f "$MGLRU_SELFTESTS/trace.c" ] ||
+			sed -i -e '/^MGLRU_LIB :=/s/ trace\.c$//' "${probes[@]}" "$mk"
 		commit "$(printf '%02d-%s.txt' $((i + 7)) "${progs[i]//_/-}")"
 	done
 	diff -r "$sel" "$MGLRU_SELFTESTS" >/dev/null ||
@@ -401,7 +407,7 @@ rfc()
 		in_git . commit -q --amend --no-edit --date="$GIT_AUTHOR_DATE"
 	done
 	rm -rf "$2"
-	n=$(git rev-list --count "baseline..rfc-$1")
+	n=$(in_git . rev-list --count "baseline..rfc-$1") || exit 1
 	[ "$n" = 1 ] || [ -f "$cover" ] ||
 		die "series.sh: $1 has $n patches and no cover-letter.txt"
 	if [ "$n" = 1 ]; then

@@ -9,28 +9,42 @@
  * memcg is full. It cannot be the OOM killer's victim (oom_score_adj
  * -1000), so that it does not take dd's place. The reclaimer writes to
  * memory.reclaim, as a proactive reclaimer (senpai, a container manager)
- * does, and times each write.
+ * does from outside the memcg, and times each write.
+ *
+ * Each keeps a uniform sample of its timings (reservoir sampling) for the
+ * percentiles, and the largest exactly. A neighbour's fault that charges
+ * from the per-CPU stock does not reclaim: most of its faults are fast
+ * whatever reclaim does, and p99 and the maximum tell the waits.
  */
 #define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
 
 #include "dirty_probes.h"
 
-#define PROBE_MAX	20000	/* timings kept, the first */
+#define PROBE_MAX	20000	/* timings sampled */
 #define NEIGHBOUR_PAGES	64	/* faulted in, then unmapped, in turn */
 
 struct probe {
-	int stop;
+	int stop, failed;
 	long n;
-	float ms[PROBE_MAX];
+	unsigned int seed;
+	float max, ms[PROBE_MAX];
 };
 
 static void probe_add(struct probe *p, double ms)
 {
-	if (p->n < PROBE_MAX)
-		p->ms[p->n] = ms;
+	long j = p->n < PROBE_MAX ? p->n : rand_r(&p->seed) % (p->n + 1);
+
+	if (j < PROBE_MAX)
+		p->ms[j] = ms;
+	if (ms > p->max)
+		p->max = ms;
 	p->n++;
 }
 
@@ -75,18 +89,26 @@ static int reclaimer(void *arg)
 	struct reclaimer *r = arg;
 	char amount[] = "1M";
 	double t0;
+	int ret;
 
 	while (!probe_stopped(&r->p)) {
 		t0 = mglru_now();
+		errno = 0;
+		ret = cg_write(r->cg, "memory.reclaim", amount);
 		/* EAGAIN: it reclaimed less than asked, which is no error here */
-		cg_write(r->cg, "memory.reclaim", amount);
+		if (ret && errno != EAGAIN) {
+			r->p.failed = 1;
+			return 1;
+		}
 		probe_add(&r->p, (mglru_now() - t0) * 1000);
 		mglru_sleep_ms(500);
 	}
 	return 0;
 }
 
-int probe_start(struct probe_run *run, enum probe_kind kind, const char *cg)
+/* Start a probe in the memcg @cg, of the memcg @target. */
+int probe_start(struct probe_run *run, enum probe_kind kind, const char *cg,
+		const char *target)
 {
 	struct reclaimer *r;
 
@@ -96,16 +118,30 @@ int probe_start(struct probe_run *run, enum probe_kind kind, const char *cg)
 		r = mglru_shared_alloc(sizeof(*r));
 		if (!r)
 			return -1;
-		snprintf(r->cg, sizeof(r->cg), "%s", cg);
+		snprintf(r->cg, sizeof(r->cg), "%s", target);
 		run->shared = &r->p;
+		run->size = sizeof(*r);
+		r->p.seed = getpid();
 		run->pid = mglru_spawn(cg, reclaimer, r);
 	} else {
 		run->shared = mglru_shared_alloc(sizeof(struct probe));
 		if (!run->shared)
 			return -1;
+		run->size = sizeof(struct probe);
+		((struct probe *)run->shared)->seed = getpid();
 		run->pid = mglru_spawn(cg, neighbour, run->shared);
 	}
 	return run->pid < 0 ? -1 : 0;
+}
+
+/* A probe that started, stopped, its timings dropped; none: nothing. */
+void probe_discard(struct probe_run *run)
+{
+	if (run->pid > 0)
+		mglru_kill(run->pid);
+	if (run->shared)
+		munmap(run->shared, run->size);
+	memset(run, 0, sizeof(*run));
 }
 
 static int cmp_float(const void *a, const void *b)
@@ -119,7 +155,7 @@ static int cmp_float(const void *a, const void *b)
 int probe_stop(struct probe_run *run, struct probe_stats *st)
 {
 	struct probe *p = run->shared;
-	int status = 0;
+	int status = 0, ret = -1;
 	long n;
 
 	memset(st, 0, sizeof(*st));
@@ -127,15 +163,19 @@ int probe_stop(struct probe_run *run, struct probe_stats *st)
 		return -1;
 	__atomic_store_n(&p->stop, 1, __ATOMIC_RELEASE);
 	/* a write to memory.reclaim ends when its reclaim does */
-	if (mglru_wait(run->pid, &status, 60) != 1)
+	if (mglru_wait(run->pid, &status, 60) == 1)
+		ret = WIFEXITED(status) && !WEXITSTATUS(status) && !p->failed ? 0 : -1;
+	else
 		mglru_kill(run->pid);
+	run->pid = 0;
 	n = p->n < PROBE_MAX ? p->n : PROBE_MAX;
 	st->n = p->n;
-	if (!n)
-		return 0;
-	qsort(p->ms, n, sizeof(p->ms[0]), cmp_float);
-	st->p50 = p->ms[n / 2];
-	st->p99 = p->ms[n * 99 / 100];
-	st->max = p->ms[n - 1];
-	return WIFEXITED(status) && !WEXITSTATUS(status) ? 0 : -1;
+	if (n) {
+		qsort(p->ms, n, sizeof(p->ms[0]), cmp_float);
+		st->p50 = p->ms[n / 2];
+		st->p99 = p->ms[n * 99 / 100];
+		st->max = p->max;
+	}
+	probe_discard(run);
+	return ret;
 }

@@ -13,6 +13,7 @@ struct probe_run {
 	enum probe_kind kind;
 	pid_t pid;
 	void *shared;
+	size_t size;
 };
 
 struct probe_stats {
@@ -20,7 +21,9 @@ struct probe_stats {
 	double p50, p99, max;	/* in ms */
 };
 
-int probe_start(struct probe_run *run, enum probe_kind kind, const char *cg);
+int probe_start(struct probe_run *run, enum probe_kind kind, const char *cg,
+		const char *target);
 int probe_stop(struct probe_run *run, struct probe_stats *st);
+void probe_discard(struct probe_run *run);
 
 #endif

@@ -92,17 +92,20 @@ static const struct mglru_opt opts[] = {
  * dm-delay over the loop device, under ext4: reads at once, writes after
  * the delay. The teardown removes it by its name, MGLRU_NAME.
  */
+static char dm_table[256];	/* its table but the write delay */
+
 static int stack_dm_delay(struct mglru_ctx *ctx, unsigned long size,
 			  char *dev)
 {
-	char table[256], out[4096] = "";
+	char table[sizeof(dm_table) + 32], out[4096] = "";
 
 	mglru_run(NULL, 0, true, "modprobe", "dm-delay");
 	if (mglru_run(out, sizeof(out), true, "dmsetup", "targets") ||
 	    !strstr(out, "delay "))
 		return mglru_skip("dm-delay target not available");
-	snprintf(table, sizeof(table), "0 %lu delay %s 0 0 %s 0 %lu",
-		 size >> 9, ctx->loop, ctx->loop, cfg.delay_ms);
+	snprintf(dm_table, sizeof(dm_table), "0 %lu delay %s 0 0 %s 0",
+		 size >> 9, ctx->loop, ctx->loop);
+	snprintf(table, sizeof(table), "%s %lu", dm_table, cfg.delay_ms);
 	if (mglru_run(NULL, 0, false, "dmsetup", "create", MGLRU_NAME,
 		      "--table", table)) {
 		ksft_print_msg("dmsetup create %s failed\n", MGLRU_NAME);
@@ -200,51 +203,64 @@ static long fill_clean_cache(void)
 			close(fd);
 		return -1;
 	}
-	got = mglru_meminfo_kib("Inactive(file)") + mglru_meminfo_kib("Active(file)");
+	got = mglru_meminfo_kib("Inactive(file):") + mglru_meminfo_kib("Active(file):");
 	while ((n = read(fd, buf, sizeof(buf))) > 0)
 		;
-	got = (long)(mglru_meminfo_kib("Inactive(file)") +
-		     mglru_meminfo_kib("Active(file)")) - got;
+	got = (long)(mglru_meminfo_kib("Inactive(file):") +
+		     mglru_meminfo_kib("Active(file):")) - got;
 	close(fd);
 	return n < 0 ? -1 : got >> 10;
 }
 
-/* The device stopped (-S): its writes wait until it resumes. */
-static struct {
-	double at, oom_s, kill_at, kill_ms;
-	bool resumed;
-} stop;
-
-static void device_suspend(bool on)
-{
-	if (on)
-		mglru_run(NULL, 0, true, "dmsetup", "suspend", "--noflush",
-			  "--nolockfs", MGLRU_NAME);
-	else
-		mglru_run(NULL, 0, true, "dmsetup", "resume", MGLRU_NAME);
-}
-
 /*
  * -S: once dirty and writeback folios fill the memcg as far as the
- * precondition asks, stop the device for suspend_s seconds: how long until
- * the memcg OOM-kills dd, and with -K, how long dd takes to die of a
- * SIGKILL sent kill_after_s seconds into the stop.
+ * precondition asks, the device's writes take suspend_s seconds instead of
+ * delay_ms, for suspend_s seconds: a device that stopped, whose writes
+ * still end by themselves should the run die in it (the teardown loads a
+ * table without delay). Loading a table suspends the target, and dm-delay
+ * then issues the writes it holds at once: the stop starts with them
+ * done. stop_to_oom_s: from the stop to the memcg's next OOM kill, in
+ * runs that had one (stop_oom); with -K, sigkill_ms: from a SIGKILL sent
+ * to dd kill_after_s seconds into the stop until dd is gone.
  */
-static void device_stop_step(struct mglru_ctx *ctx, pid_t dd, long fill,
-			     long oom_kill, bool done)
+static struct {
+	double at, oom_s, kill_at, kill_ms;
+	long oom0;
+	bool resumed, failed;
+} stop;
+
+static int device_delay(unsigned long ms)
+{
+	char table[sizeof(dm_table) + 32];
+
+	snprintf(table, sizeof(table), "%s %lu", dm_table, ms);
+	if (mglru_run(NULL, 0, true, "dmsetup", "suspend", "--nolockfs", MGLRU_NAME) ||
+	    mglru_run(NULL, 0, true, "dmsetup", "reload", MGLRU_NAME, "--table", table) ||
+	    mglru_run(NULL, 0, true, "dmsetup", "resume", MGLRU_NAME)) {
+		ksft_print_msg("dmsetup: cannot set %s's write delay to %lu ms\n",
+			       MGLRU_NAME, ms);
+		mglru_run(NULL, 0, true, "dmsetup", "resume", MGLRU_NAME);
+		stop.failed = true;
+		return -1;
+	}
+	return 0;
+}
+
+static void device_stop_step(pid_t dd, long fill, long oom_kill, bool done)
 {
 	double now = mglru_now();
 
-	if (!cfg.suspend_s)
+	if (!cfg.suspend_s || stop.failed)
 		return;
 	if (!stop.at) {
 		if (fill * 100 >= (long)(cfg.min_fill_pct * setup.memcg_max)) {
 			stop.at = now;
-			device_suspend(true);
+			stop.oom0 = oom_kill;
+			device_delay(cfg.suspend_s * 1000);
 		}
 		return;
 	}
-	if (oom_kill && stop.oom_s < 0)
+	if (oom_kill > stop.oom0 && stop.oom_s < 0)
 		stop.oom_s = now - stop.at;
 	if (cfg.kill_after_s && !stop.kill_at && !done &&
 	    now - stop.at >= cfg.kill_after_s) {
@@ -253,8 +269,8 @@ static void device_stop_step(struct mglru_ctx *ctx, pid_t dd, long fill,
 	}
 	if (stop.kill_at && done && stop.kill_ms < 0)
 		stop.kill_ms = (now - stop.kill_at) * 1000;
-	if (!stop.resumed && (done || now - stop.at >= cfg.suspend_s)) {
-		device_suspend(false);
+	if (!stop.resumed && now - stop.at >= cfg.suspend_s) {
+		device_delay(cfg.delay_ms);
 		stop.resumed = true;
 	}
 }
@@ -271,6 +287,7 @@ static struct {
 	pid_t pid;
 	double at, oom_s;
 	int status;
+	bool failed;
 } leak;
 
 static int leaker(void *unused)
@@ -300,22 +317,32 @@ static void leak_step(struct mglru_ctx *ctx, long fill)
 		if (fill * 100 >= (long)(cfg.min_fill_pct * setup.memcg_max)) {
 			leak.at = now;
 			leak.pid = mglru_spawn(ctx->cg, leaker, NULL);
+			leak.failed = leak.pid < 0;
 		}
 		return;
 	}
-	if (leak.pid > 0 && leak.oom_s < 0 &&
-	    mglru_wait(leak.pid, &leak.status, 0) == 1)
+	if (leak.pid <= 0 || leak.oom_s >= 0 || leak.failed ||
+	    mglru_wait(leak.pid, &leak.status, 0) != 1)
+		return;
+	/* the OOM killer's SIGKILL, or an error of the leaker's own */
+	if (WIFSIGNALED(leak.status) && WTERMSIG(leak.status) == SIGKILL)
 		leak.oom_s = now - leak.at;
+	else
+		leak.failed = true;
+	leak.pid = 0;
 }
 
-static void probe_metrics(struct mglru_ctx *ctx, struct probe_run *run,
+/* The probe's timings as metrics; false if it failed. */
+static bool probe_metrics(struct mglru_ctx *ctx, struct probe_run *run,
 			  const char *name)
 {
 	struct probe_stats st;
 	char key[64];
 
-	if (probe_stop(run, &st))
+	if (probe_stop(run, &st)) {
 		ksft_print_msg("%s: the %s probe failed\n", ctx->test, name);
+		return false;
+	}
 	snprintf(key, sizeof(key), "%s_n", name);
 	mglru_metric(ctx, key, "%ld", st.n);
 	snprintf(key, sizeof(key), "%s_p50_ms", name);
@@ -324,12 +351,14 @@ static void probe_metrics(struct mglru_ctx *ctx, struct probe_run *run,
 	mglru_metric(ctx, key, "%.3f", st.p99);
 	snprintf(key, sizeof(key), "%s_max_ms", name);
 	mglru_metric(ctx, key, "%.3f", st.max);
+	return true;
 }
 
 static int run(struct mglru_ctx *ctx)
 {
 	struct probe_run neighbour = { 0 }, reclaimer = { 0 };
-	char path[MGLRU_PATH_LEN + 8];
+	char path[MGLRU_PATH_LEN + 8], harness[MGLRU_PATH_LEN];
+	bool probes_ok = true, dd_oom;
 	long dirty, max_fill = 0, oom_kill, lost = 0, reclaimable, clean = 0;
 	struct stat st = { 0 };
 	double start, secs;
@@ -370,8 +399,13 @@ static int run(struct mglru_ctx *ctx)
 		mglru_kill(dd);
 		return ret;
 	}
-	if ((cfg.neighbour && probe_start(&neighbour, PROBE_NEIGHBOUR, ctx->cg)) ||
-	    (cfg.reclaimer && probe_start(&reclaimer, PROBE_RECLAIM, ctx->cg))) {
+	/* the reclaimer, as a proactive reclaimer does, from outside */
+	snprintf(harness, sizeof(harness), "%.*s/harness",
+		 (int)(strrchr(ctx->cg, '/') - ctx->cg), ctx->cg);
+	if ((cfg.neighbour && probe_start(&neighbour, PROBE_NEIGHBOUR, ctx->cg, ctx->cg)) ||
+	    (cfg.reclaimer && probe_start(&reclaimer, PROBE_RECLAIM, harness, ctx->cg))) {
+		probe_discard(&neighbour);
+		probe_discard(&reclaimer);
 		mglru_kill(dd);
 		mglru_trace_close();
 		return -1;
@@ -390,17 +424,20 @@ static int run(struct mglru_ctx *ctx)
 		if (dirty > max_fill)
 			max_fill = dirty;
 		lost += mglru_trace_read(count_throttle, NULL);
-		device_stop_step(ctx, dd, dirty, mglru_memcg_event(ctx->cg, "oom_kill"),
+		device_stop_step(dd, dirty, mglru_memcg_event(ctx->cg, "oom_kill"),
 				 done);
 		leak_step(ctx, dirty);
 	} while (!done && mglru_now() - start < cfg.timeout_s * ctx->slow);
-	if (stop.at && !stop.resumed)
-		device_suspend(false);
-	if (leak.pid > 0 && leak.oom_s < 0)
+	if (stop.at && !stop.resumed && !stop.failed)
+		device_delay(cfg.delay_ms);
+	if (leak.pid > 0)
 		mglru_kill(leak.pid);
 	secs = mglru_now() - start;
 	oom_kill = mglru_memcg_event(ctx->cg, "oom_kill");
 	completed = done == 1 && WIFEXITED(status) && !WEXITSTATUS(status);
+	/* a SIGKILL not the run's own: the OOM killer's */
+	dd_oom = done == 1 && WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL &&
+		 !stop.kill_at;
 	/* how far dd got, whether or not it was killed */
 	stat(path, &st);
 	lost += mglru_trace_read(count_throttle, NULL);
@@ -412,11 +449,12 @@ static int run(struct mglru_ctx *ctx)
 	mglru_metric(ctx, "duration_s", "%.1f", secs);
 	mglru_metric(ctx, "oom_kill", "%ld", oom_kill);
 	mglru_metric(ctx, "dd_completed", "%d", completed);
+	mglru_metric(ctx, "dd_oom_killed", "%d", dd_oom);
 	if (done == 1 && WIFSIGNALED(status))
 		mglru_metric(ctx, "dd_signal", "%d", WTERMSIG(status));
 	mglru_metric(ctx, "written_mib", "%lld", (long long)st.st_size >> 20);
-	mglru_metric(ctx, "mib_per_s", "%.1f",
-		     completed ? (setup.data_size >> 20) / secs : 0.0);
+	if (completed)
+		mglru_metric(ctx, "mib_per_s", "%.1f", (setup.data_size >> 20) / secs);
 	mglru_metric(ctx, "max_dirty_wb_mib", "%ld", max_fill >> 20);
 	mglru_metric(ctx, "dirty_fill_pct", "%ld", max_fill * 100 / setup.memcg_max);
 	mglru_metric(ctx, "throttled_writeback", "%ld", t.writeback);
@@ -426,30 +464,35 @@ static int run(struct mglru_ctx *ctx)
 	if (cfg.clean_mib)
 		mglru_metric(ctx, "clean_mib", "%ld", clean);
 	if (cfg.neighbour)
-		probe_metrics(ctx, &neighbour, "neighbour_fault");
+		probes_ok &= probe_metrics(ctx, &neighbour, "neighbour_fault");
 	if (cfg.reclaimer)
-		probe_metrics(ctx, &reclaimer, "memory_reclaim");
-	if (cfg.leak) {
-		mglru_metric(ctx, "leak_to_oom_s", "%.2f", leak.oom_s);
-		mglru_metric(ctx, "leak_oom_killed", "%d", leak.oom_s >= 0 &&
-			     WIFSIGNALED(leak.status) && WTERMSIG(leak.status) == SIGKILL);
+		probes_ok &= probe_metrics(ctx, &reclaimer, "memory_reclaim");
+	/* a time only where its event came: no placeholder to rank */
+	if (cfg.leak && !leak.failed) {
+		mglru_metric(ctx, "leak_oom_killed", "%d", leak.oom_s >= 0);
+		if (leak.oom_s >= 0)
+			mglru_metric(ctx, "leak_to_oom_s", "%.2f", leak.oom_s);
 	}
-	if (cfg.suspend_s) {
-		mglru_metric(ctx, "stopped_at_s", "%.1f", stop.at ? stop.at - start : -1);
-		mglru_metric(ctx, "stop_to_oom_s", "%.1f", stop.oom_s);
-		if (cfg.kill_after_s)
+	if (cfg.suspend_s && stop.at && !stop.failed) {
+		mglru_metric(ctx, "stopped_at_s", "%.1f", stop.at - start);
+		mglru_metric(ctx, "stop_oom", "%d", stop.oom_s >= 0);
+		if (stop.oom_s >= 0)
+			mglru_metric(ctx, "stop_to_oom_s", "%.1f", stop.oom_s);
+		if (stop.kill_ms >= 0)
 			mglru_metric(ctx, "sigkill_ms", "%.0f", stop.kill_ms);
 	}
 	if (lost)
 		mglru_metric(ctx, "trace_lost", "%ld", lost);
-	if (oom_kill && !completed)
+	if (dd_oom)
 		ksft_print_msg("%s: dd OOM-killed after %lld MiB (reported, not judged)\n",
 			       ctx->test, (long long)st.st_size >> 20);
 
 	if (mglru_check(ctx, done == 1, "dd still running after %lu s",
 			cfg.timeout_s * ctx->slow) &&
-	    mglru_check(ctx, completed || oom_kill || stop.kill_at,
+	    mglru_check(ctx, completed || dd_oom || stop.kill_at,
 			"dd failed, not OOM-killed (status 0x%x)", status) &&
+	    mglru_check(ctx, probes_ok && !leak.failed && !stop.failed,
+			"a control failed (probe, leak or device stop: see above)") &&
 	    mglru_check(ctx, max_fill * 100 >= (long)(cfg.min_fill_pct * setup.memcg_max),
 			"precondition not met: dirty and writeback folios filled %ld %% of the memcg, below %lu %%",
 			max_fill * 100 / setup.memcg_max, cfg.min_fill_pct) &&
@@ -475,7 +518,8 @@ static int configure(void)
 	       cfg.drop_cache > 1 || cfg.neighbour > 1 || cfg.reclaimer > 1 ||
 	       cfg.leak > 1 ||
 	       (cfg.kill_after_s && cfg.kill_after_s >= cfg.suspend_s) ||
-	       cfg.clean_mib * 1024 > mglru_meminfo_kib("MemTotal") / 2 ? -1 : 0;
+	       (cfg.suspend_s && cfg.suspend_s >= cfg.timeout_s) ||
+	       cfg.clean_mib > (mglru_meminfo_kib("MemTotal:") / 2) >> 10 ? -1 : 0;
 }
 
 static void describe(void)
