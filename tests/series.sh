@@ -25,6 +25,7 @@ export GIT_COMMITTER_NAME=mglru-check GIT_COMMITTER_EMAIL=mglru-check@localhost
 selftests=tools/testing/selftests/mm/mglru
 # the kselftest library's files and a program's own helpers (a Makefile
 # line "$(OUTPUT)/<program>: <file>.c"), which are no test program
+# shellcheck disable=SC2016 # (a make variable, not the shell's)
 read -ra library < <({ sed -n 's/^MGLRU_LIB [:+]= //p' "$selftests/Makefile"
 		       sed -n 's/^\$(OUTPUT)\/[a-z_]*: //p' "$selftests/Makefile"; } | tr '\n' ' ')
 

@@ -419,6 +419,11 @@ rfc()
 			--cover-letter --cover-from-description=subject -o "$2" "baseline..rfc-$1"
 	fi
 	all=$(address_patches "$2" memcg) || exit 1
+	# and whom the patches Cc: in their messages (git send-email adds them
+	# to each patch)
+	all=$(printf '%s\n' "$all" &&
+	      awk 'FNR == 1 { m = 1 } /^---$/ { m = 0 } m && sub(/^Cc: /, "")' "$2"/0*.patch)
+	all=$(awk 'NF && !seen[$0]++' <<<"$all")
 	[ "$n" = 1 ] || address "$2/0000-cover-letter.patch" "$all"
 	in_git . checkout -q mglru-tests
 	note "series: $(git rev-list --count "baseline..rfc-$1") RFC patch of $1 in $2"
