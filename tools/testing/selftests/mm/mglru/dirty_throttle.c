@@ -35,11 +35,11 @@
  * reported, none judged: -N 1 times the anon faults of a task beside dd in
  * its memcg that writes no file (neighbour_fault_*_ms: p50, p99, max);
  * -R 1 times writes to the memcg's memory.reclaim (memory_reclaim_*_ms);
- * -S <s> suspends the device for that long once the memcg is as full as
- * the precondition asks (stop_to_oom_s: from the stop to the OOM kill, -1
- * if none), and -K <s> SIGKILLs dd that long into the stop (sigkill_ms:
- * until dd is gone); -L 1 starts an anon leak in the memcg at that point
- * (leak_to_oom_s: until the OOM killer ends it).
+ * -S <s> holds the device's writes for that long once the memcg is as full
+ * as the precondition asks (stop_to_oom_s: from the stop to the OOM kill,
+ * where one came), and -K <s> SIGKILLs dd that long into the stop
+ * (sigkill_ms: until dd is gone); -L 1 starts an anon leak in the memcg at
+ * that point (leak_to_oom_s: until the OOM killer ends it).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -181,6 +181,12 @@ static int exec_dd(void *unused)
 	return mglru_exec_argv((void *)dd_argv);
 }
 
+/* dirty and writeback folios fill the memcg as far as the precondition asks */
+static bool memcg_full(long fill)
+{
+	return fill * 100 >= (long)(cfg.min_fill_pct * setup.memcg_max);
+}
+
 /*
  * -P: read a sparse file of clean_mib MiB on the scratch ext4, from outside
  * the memcg. Its holes are read without I/O (the write delay does not
@@ -253,7 +259,7 @@ static void device_stop_step(pid_t dd, long fill, long oom_kill, bool done)
 	if (!cfg.suspend_s || stop.failed)
 		return;
 	if (!stop.at) {
-		if (fill * 100 >= (long)(cfg.min_fill_pct * setup.memcg_max)) {
+		if (memcg_full(fill)) {
 			stop.at = now;
 			stop.oom0 = oom_kill;
 			device_delay(cfg.suspend_s * 1000);
@@ -314,7 +320,7 @@ static void leak_step(struct mglru_ctx *ctx, long fill)
 	if (!cfg.leak)
 		return;
 	if (!leak.at) {
-		if (fill * 100 >= (long)(cfg.min_fill_pct * setup.memcg_max)) {
+		if (memcg_full(fill)) {
 			leak.at = now;
 			leak.pid = mglru_spawn(ctx->cg, leaker, NULL);
 			leak.failed = leak.pid < 0;
@@ -493,7 +499,7 @@ static int run(struct mglru_ctx *ctx)
 			"dd failed, not OOM-killed (status 0x%x)", status) &&
 	    mglru_check(ctx, probes_ok && !leak.failed && !stop.failed,
 			"a control failed (probe, leak or device stop: see above)") &&
-	    mglru_check(ctx, max_fill * 100 >= (long)(cfg.min_fill_pct * setup.memcg_max),
+	    mglru_check(ctx, memcg_full(max_fill),
 			"precondition not met: dirty and writeback folios filled %ld %% of the memcg, below %lu %%",
 			max_fill * 100 / setup.memcg_max, cfg.min_fill_pct) &&
 	    mglru_check(ctx, t.writeback >= (long)cfg.min_throttles,
