@@ -113,7 +113,6 @@ int probe_start(struct probe_run *run, enum probe_kind kind, const char *cg,
 	struct reclaimer *r;
 
 	memset(run, 0, sizeof(*run));
-	run->kind = kind;
 	if (kind == PROBE_RECLAIM) {
 		r = mglru_shared_alloc(sizeof(*r));
 		if (!r)

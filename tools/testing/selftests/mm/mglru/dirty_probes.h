@@ -10,7 +10,6 @@ enum probe_kind {
 };
 
 struct probe_run {
-	enum probe_kind kind;
 	pid_t pid;
 	void *shared;
 	size_t size;
