@@ -252,6 +252,62 @@ static int device_delay(unsigned long ms)
 	return 0;
 }
 
+/*
+ * Where a SIGKILLed dd spends the time until it is gone: at each step,
+ * its state and, when asleep, the kernel function it sleeps in
+ * (/proc/<pid>/stat, /proc/<pid>/wchan), counted by kind. Reported, not
+ * judged: running ("R") is reclaim's own work, a sleep names its wait.
+ */
+#define KILL_KINDS	6
+
+static struct {
+	char kind[KILL_KINDS][64];
+	int count[KILL_KINDS], other;
+} killed;
+
+static void killed_sample(pid_t pid)
+{
+	char path[32], stat[512], wchan[48] = "", kind[64], *p;
+	int i;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	if (mglru_read_str(path, stat, sizeof(stat)))
+		return;
+	p = strrchr(stat, ')');
+	if (!p || p[1] != ' ' || !p[2])
+		return;
+	snprintf(path, sizeof(path), "/proc/%d/wchan", pid);
+	if (p[2] == 'Z' || (p[2] != 'R' &&
+	    mglru_read_str(path, wchan, sizeof(wchan))))
+		return;
+	snprintf(kind, sizeof(kind), "%c%s%s", p[2], *wchan ? " " : "",
+		 p[2] == 'R' ? "" : wchan);
+	for (i = 0; i < KILL_KINDS && killed.count[i]; i++)
+		if (!strcmp(killed.kind[i], kind))
+			break;
+	if (i == KILL_KINDS) {
+		killed.other++;
+		return;
+	}
+	strcpy(killed.kind[i], kind);
+	killed.count[i]++;
+}
+
+static void killed_report(void)
+{
+	char out[512] = "";
+	size_t len = 0;
+	int i;
+
+	for (i = 0; i < KILL_KINDS && killed.count[i] && len < sizeof(out); i++)
+		len += snprintf(out + len, sizeof(out) - len, "%s%s %d",
+				i ? ", " : "", killed.kind[i], killed.count[i]);
+	if (killed.other && len < sizeof(out))
+		snprintf(out + len, sizeof(out) - len, ", other %d", killed.other);
+	ksft_print_msg("dd between its SIGKILL and its end, samples by state: %s\n",
+		       *out ? out : "none");
+}
+
 static void device_stop_step(pid_t dd, long fill, long oom_kill, bool done)
 {
 	double now = mglru_now();
@@ -273,8 +329,12 @@ static void device_stop_step(pid_t dd, long fill, long oom_kill, bool done)
 		stop.kill_at = now;
 		kill(dd, SIGKILL);
 	}
-	if (stop.kill_at && done && stop.kill_ms < 0)
+	if (stop.kill_at && !done)
+		killed_sample(dd);
+	if (stop.kill_at && done && stop.kill_ms < 0) {
 		stop.kill_ms = (now - stop.kill_at) * 1000;
+		killed_report();
+	}
 	if (!stop.resumed && now - stop.at >= cfg.suspend_s) {
 		device_delay(cfg.delay_ms);
 		stop.resumed = true;
@@ -293,7 +353,7 @@ static struct {
 	pid_t pid;
 	double at, oom_s;
 	int status;
-	bool failed;
+	bool failed, late;
 } leak;
 
 static int leaker(void *unused)
@@ -419,6 +479,7 @@ static int run(struct mglru_ctx *ctx)
 	memset(&stop, 0, sizeof(stop));
 	stop.oom_s = -1;
 	stop.kill_ms = -1;
+	memset(&killed, 0, sizeof(killed));
 	memset(&leak, 0, sizeof(leak));
 	leak.oom_s = -1;
 	start = mglru_now();
@@ -436,6 +497,14 @@ static int run(struct mglru_ctx *ctx)
 	} while (!done && mglru_now() - start < cfg.timeout_s * ctx->slow);
 	if (stop.at && !stop.resumed && !stop.failed)
 		device_delay(cfg.delay_ms);
+	/* a leak killed at dd's end may be reaped after it: its time unseen */
+	if (leak.pid > 0 && !leak.failed &&
+	    mglru_wait(leak.pid, &leak.status, 1) == 1) {
+		leak.late = WIFSIGNALED(leak.status) &&
+			    WTERMSIG(leak.status) == SIGKILL;
+		leak.failed = !leak.late;
+		leak.pid = 0;
+	}
 	if (leak.pid > 0)
 		mglru_kill(leak.pid);
 	secs = mglru_now() - start;
@@ -475,7 +544,8 @@ static int run(struct mglru_ctx *ctx)
 		probes_ok &= probe_metrics(ctx, &reclaimer, "memory_reclaim");
 	/* a time only where its event came: no placeholder to rank */
 	if (cfg.leak && !leak.failed) {
-		mglru_metric(ctx, "leak_oom_killed", "%d", leak.oom_s >= 0);
+		mglru_metric(ctx, "leak_oom_killed", "%d",
+			     leak.oom_s >= 0 || leak.late);
 		if (leak.oom_s >= 0)
 			mglru_metric(ctx, "leak_to_oom_s", "%.2f", leak.oom_s);
 	}
