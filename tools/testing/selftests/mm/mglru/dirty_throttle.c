@@ -276,9 +276,10 @@ static void killed_sample(pid_t pid)
 	p = strrchr(stat, ')');
 	if (!p || p[1] != ' ' || !p[2])
 		return;
+	if (p[2] == 'Z')
+		return;
 	snprintf(path, sizeof(path), "/proc/%d/wchan", pid);
-	if (p[2] == 'Z' || (p[2] != 'R' &&
-	    mglru_read_str(path, wchan, sizeof(wchan))))
+	if (p[2] != 'R' && mglru_read_str(path, wchan, sizeof(wchan)))
 		return;
 	snprintf(kind, sizeof(kind), "%c%s%s", p[2], *wchan ? " " : "",
 		 p[2] == 'R' ? "" : wchan);
@@ -289,7 +290,7 @@ static void killed_sample(pid_t pid)
 		killed.other++;
 		return;
 	}
-	strcpy(killed.kind[i], kind);
+	snprintf(killed.kind[i], sizeof(killed.kind[i]), "%s", kind);
 	killed.count[i]++;
 }
 
