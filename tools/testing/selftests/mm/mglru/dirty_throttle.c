@@ -148,23 +148,33 @@ static long reclaimable_mib(void)
 #define EVENT_WRITEBACK	0x1
 #define EVENT_CONGESTED	0x8
 
-/* dd's throttles: on writeback (the verdict's), for other reasons */
+/*
+ * dd's throttles: on writeback (the verdict's), for other reasons. Of the
+ * verdict's, reported apart: the CONGESTED reason's, and of those the
+ * ones whose timeout was under 10 ms (reclaim_throttle()'s jiffy at
+ * HZ >= 100, against a longer wait a kernel may give a congested memcg).
+ */
 static struct {
-	int reason_off, delayed_off;	/* the fields' offsets */
-	long writeback, other, delayed_us;
+	int reason_off, delayed_off, timeout_off;	/* the fields' offsets */
+	long writeback, other, delayed_us, congested, congested_short;
 } t;
 
 static void count_throttle(const char *raw, void *unused)
 {
-	int reason, delayed;
+	int reason, delayed, timeout;
 
 	memcpy(&reason, raw + t.reason_off, sizeof(reason));
 	memcpy(&delayed, raw + t.delayed_off, sizeof(delayed));
+	memcpy(&timeout, raw + t.timeout_off, sizeof(timeout));
 	t.delayed_us += delayed > 0 ? delayed : 0;
 	if (reason & (EVENT_WRITEBACK | EVENT_CONGESTED))
 		t.writeback++;
 	else
 		t.other++;
+	if (reason & EVENT_CONGESTED) {
+		t.congested++;
+		t.congested_short += timeout < 10000;
+	}
 }
 
 /* dd, held until it is traced: it waits for *go before its exec */
@@ -458,8 +468,10 @@ static int run(struct mglru_ctx *ctx)
 	ret = mglru_trace_open(EVENT, dd);
 	t.reason_off = mglru_trace_field("reason");
 	t.delayed_off = mglru_trace_field("usec_delayed");
-	if (!ret && (t.reason_off < 0 || t.delayed_off < 0)) {
-		ksft_print_msg("%s: no reason or usec_delayed field\n", EVENT);
+	t.timeout_off = mglru_trace_field("usec_timeout");
+	if (!ret && (t.reason_off < 0 || t.delayed_off < 0 || t.timeout_off < 0)) {
+		ksft_print_msg("%s: no reason, usec_delayed or usec_timeout field\n",
+			       EVENT);
 		ret = -1;
 	}
 	if (ret) {
@@ -535,6 +547,8 @@ static int run(struct mglru_ctx *ctx)
 	mglru_metric(ctx, "dirty_fill_pct", "%ld", max_fill * 100 / setup.memcg_max);
 	mglru_metric(ctx, "throttled_writeback", "%ld", t.writeback);
 	mglru_metric(ctx, "throttled_other", "%ld", t.other);
+	mglru_metric(ctx, "throttled_congested", "%ld", t.congested);
+	mglru_metric(ctx, "throttled_congested_short", "%ld", t.congested_short);
 	mglru_metric(ctx, "throttled_ms", "%ld", t.delayed_us / 1000);
 	mglru_metric(ctx, "reclaimable_mib", "%ld", reclaimable);
 	if (cfg.clean_mib)
