@@ -284,9 +284,7 @@ static void killed_sample(pid_t pid)
 	if (mglru_read_str(path, stat, sizeof(stat)))
 		return;
 	p = strrchr(stat, ')');
-	if (!p || p[1] != ' ' || !p[2])
-		return;
-	if (p[2] == 'Z')
+	if (!p || p[1] != ' ' || !p[2] || p[2] == 'Z')
 		return;
 	snprintf(path, sizeof(path), "/proc/%d/wchan", pid);
 	if (p[2] != 'R' && mglru_read_str(path, wchan, sizeof(wchan)))
@@ -384,6 +382,24 @@ static int leaker(void *unused)
 	return 0;
 }
 
+/*
+ * The leak gone within @wait_s: the OOM killer's SIGKILL, or an error of
+ * the leaker's own. @timed: reaped at its step, so that its kill is timed
+ * (a leak reaped after dd's end is counted, without a time).
+ */
+static void leak_reap(double wait_s, bool timed)
+{
+	if (leak.pid <= 0 || mglru_wait(leak.pid, &leak.status, wait_s) != 1)
+		return;
+	if (!WIFSIGNALED(leak.status) || WTERMSIG(leak.status) != SIGKILL)
+		leak.failed = true;
+	else if (timed)
+		leak.oom_s = mglru_now() - leak.at;
+	else
+		leak.late = true;
+	leak.pid = 0;
+}
+
 static void leak_step(struct mglru_ctx *ctx, long fill)
 {
 	double now = mglru_now();
@@ -398,15 +414,7 @@ static void leak_step(struct mglru_ctx *ctx, long fill)
 		}
 		return;
 	}
-	if (leak.pid <= 0 || leak.oom_s >= 0 || leak.failed ||
-	    mglru_wait(leak.pid, &leak.status, 0) != 1)
-		return;
-	/* the OOM killer's SIGKILL, or an error of the leaker's own */
-	if (WIFSIGNALED(leak.status) && WTERMSIG(leak.status) == SIGKILL)
-		leak.oom_s = now - leak.at;
-	else
-		leak.failed = true;
-	leak.pid = 0;
+	leak_reap(0, true);
 }
 
 /* The probe's timings as metrics; false if it failed. */
@@ -510,14 +518,8 @@ static int run(struct mglru_ctx *ctx)
 	} while (!done && mglru_now() - start < cfg.timeout_s * ctx->slow);
 	if (stop.at && !stop.resumed && !stop.failed)
 		device_delay(cfg.delay_ms);
-	/* a leak killed at dd's end may be reaped after it: its time unseen */
-	if (leak.pid > 0 && !leak.failed &&
-	    mglru_wait(leak.pid, &leak.status, 1) == 1) {
-		leak.late = WIFSIGNALED(leak.status) &&
-			    WTERMSIG(leak.status) == SIGKILL;
-		leak.failed = !leak.late;
-		leak.pid = 0;
-	}
+	/* a leak killed at dd's end may be reaped after it */
+	leak_reap(1, false);
 	if (leak.pid > 0)
 		mglru_kill(leak.pid);
 	secs = mglru_now() - start;
