@@ -18,7 +18,9 @@
  * vm.dirty_ratio and vm.dirty_background_ratio are raised for the run (and
  * restored), so that the memcg can fill with dirty folios as it does on the
  * large machines where the bug was reported; at the default 20 %, dd waits in
- * balance_dirty_pages() and reclaim never meets such a memcg.
+ * balance_dirty_pages() and reclaim never meets such a memcg. -W <MiB> sets
+ * vm.dirty_bytes to that, and vm.dirty_background_bytes to half of it,
+ * instead of the ratios.
  * Precondition: dirty plus writeback folios filled half the memcg at least.
  *
  * The clean page cache is dropped before dd starts (-c 0 keeps it): the
@@ -68,7 +70,7 @@ static struct mglru_setup setup = {
 static struct {
 	unsigned long delay_ms, timeout_s;
 	unsigned long dirty_ratio, dirty_bg_ratio, min_fill_pct, min_throttles;
-	unsigned long drop_cache, clean_mib;
+	unsigned long drop_cache, clean_mib, dirty_mib;
 	unsigned long neighbour, reclaimer, suspend_s, kill_after_s, leak;
 } cfg = {
 	.delay_ms = 3000, .timeout_s = 60, .dirty_ratio = 100,
@@ -78,7 +80,7 @@ static struct {
 
 static const struct mglru_opt opts[] = {
 	MGLRU_ULONG('d', cfg, delay_ms), MGLRU_ULONG('D', cfg, dirty_ratio),
-	MGLRU_ULONG('B', cfg, dirty_bg_ratio),
+	MGLRU_ULONG('B', cfg, dirty_bg_ratio), MGLRU_ULONG('W', cfg, dirty_mib),
 	MGLRU_ULONG('F', cfg, min_fill_pct), MGLRU_ULONG('t', cfg, timeout_s),
 	MGLRU_ULONG('T', cfg, min_throttles), MGLRU_ULONG('c', cfg, drop_cache),
 	MGLRU_ULONG('P', cfg, clean_mib),
@@ -117,15 +119,46 @@ static int stack_dm_delay(struct mglru_ctx *ctx, unsigned long size,
 	return access(dev, F_OK) ? -1 : 0;
 }
 
-/* Set a vm knob for the run; 0 leaves it as it is. */
-static int set_knob(const char *path, unsigned long val)
+/*
+ * Set a dirty limit for the run, as a ratio or in bytes; 0 leaves it as it
+ * is. Of the pair, the knob in use is saved for the restore: writing one
+ * zeroes the other, which then reads 0, and 0 is no value to write back.
+ */
+static int set_dirty_knob(const char *ratio, const char *bytes, bool in_bytes,
+			  unsigned long val)
 {
-	char buf[32];
+	const char *saved = ratio, *knob = in_bytes ? bytes : ratio;
+	char old[32], buf[32];
 
 	if (!val)
 		return 0;
+	if (mglru_read_str(ratio, old, sizeof(old)))
+		return -1;
+	if (!strcmp(old, "0")) {
+		saved = bytes;
+		if (mglru_read_str(bytes, old, sizeof(old)))
+			return -1;
+	}
+	if (mglru_write_restore(saved, old))
+		return -1;
 	snprintf(buf, sizeof(buf), "%lu", val);
-	return mglru_write_restore(path, buf);
+	if (!mglru_write(knob, buf))
+		return 0;
+	ksft_print_msg("write %s to %s: %s\n", buf, knob, strerror(errno));
+	return -1;
+}
+
+/* The run's dirty limits: in bytes if -W asks, else the ratios. */
+static int set_dirty_limits(void)
+{
+	bool b = cfg.dirty_mib;
+
+	return set_dirty_knob("/proc/sys/vm/dirty_ratio",
+			      "/proc/sys/vm/dirty_bytes", b,
+			      b ? cfg.dirty_mib << 20 : cfg.dirty_ratio) ||
+	       set_dirty_knob("/proc/sys/vm/dirty_background_ratio",
+			      "/proc/sys/vm/dirty_background_bytes", b,
+			      b ? cfg.dirty_mib << 19 : cfg.dirty_bg_ratio);
 }
 
 /*
@@ -463,9 +496,7 @@ static int run(struct mglru_ctx *ctx)
 	}
 	reclaimable = reclaimable_mib();
 	go = mglru_shared_alloc(sizeof(*go));
-	if (!go ||
-	    set_knob("/proc/sys/vm/dirty_ratio", cfg.dirty_ratio) ||
-	    set_knob("/proc/sys/vm/dirty_background_ratio", cfg.dirty_bg_ratio))
+	if (!go || set_dirty_limits())
 		return -1;
 	snprintf(path, sizeof(path), "%s/f", MGLRU_MNT);
 	snprintf(of, sizeof(of), "of=%s", path);
@@ -607,6 +638,7 @@ static int configure(void)
 	setup.fs_free = 2 * setup.memcg_max;
 	return setup.data_size < SZ_1M || !cfg.timeout_s || !cfg.delay_ms ||
 	       cfg.dirty_ratio > 100 || cfg.dirty_bg_ratio > 100 ||
+	       cfg.dirty_mib > (mglru_meminfo_kib("MemTotal:") >> 10) ||
 	       cfg.min_fill_pct > 100 || !cfg.min_throttles ||
 	       cfg.drop_cache > 1 || cfg.neighbour > 1 || cfg.reclaimer > 1 ||
 	       cfg.leak > 1 ||
@@ -619,8 +651,12 @@ static void describe(void)
 {
 	ksft_print_msg("dd writes the data, each write delayed %lu ms\n",
 		       cfg.delay_ms);
-	ksft_print_msg("vm.dirty_ratio %lu, background %lu (0: unchanged)\n",
-		       cfg.dirty_ratio, cfg.dirty_bg_ratio);
+	if (cfg.dirty_mib)
+		ksft_print_msg("vm.dirty_bytes %lu MiB, background half of it\n",
+			       cfg.dirty_mib);
+	else
+		ksft_print_msg("vm.dirty_ratio %lu, background %lu (0: unchanged)\n",
+			       cfg.dirty_ratio, cfg.dirty_bg_ratio);
 	ksft_print_msg("clean page cache %s before dd\n",
 		       cfg.drop_cache ? "dropped" : "kept");
 	if (cfg.clean_mib)

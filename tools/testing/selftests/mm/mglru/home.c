@@ -29,6 +29,8 @@ static const char * const knobs[] = {
 	"/proc/sys/vm/swappiness",
 	"/proc/sys/vm/dirty_ratio",
 	"/proc/sys/vm/dirty_background_ratio",
+	"/proc/sys/vm/dirty_bytes",
+	"/proc/sys/vm/dirty_background_bytes",
 	"/sys/kernel/debug/fault_around_bytes",
 	MGLRU_DEBUGFS "/fault_around_bytes",
 };
