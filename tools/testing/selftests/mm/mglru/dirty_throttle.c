@@ -18,9 +18,15 @@
  * vm.dirty_ratio and vm.dirty_background_ratio are raised for the run (and
  * restored), so that the memcg can fill with dirty folios as it does on the
  * large machines where the bug was reported; at the default 20 %, dd waits in
- * balance_dirty_pages() and reclaim never meets such a memcg. -W <MiB> sets
- * vm.dirty_bytes to that, and vm.dirty_background_bytes to half of it,
- * instead of the ratios.
+ * balance_dirty_pages() and reclaim never meets such a memcg.
+ *
+ * -W <MiB> sets vm.dirty_bytes to that many MiB, and
+ * vm.dirty_background_bytes to half of it, instead of the ratios (-D and -B
+ * are then unused; 0, the default: the ratios). In a memcg the byte limits
+ * become ratios of the machine's available memory (domain_dirty_limits()):
+ * well below it, the memcg cannot fill with dirty folios, and the
+ * precondition fails, as at the default ratios.
+ *
  * Precondition: dirty plus writeback folios filled half the memcg at least.
  *
  * The clean page cache is dropped before dd starts (-c 0 keeps it): the
@@ -46,6 +52,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -121,26 +128,33 @@ static int stack_dm_delay(struct mglru_ctx *ctx, unsigned long size,
 
 /*
  * Set a dirty limit for the run, as a ratio or in bytes; 0 leaves it as it
- * is. Of the pair, the knob in use is saved for the restore: writing one
- * zeroes the other, which then reads 0, and 0 is no value to write back.
+ * is. Of the pair, at most one is in use: the bytes knob if it reads
+ * nonzero, else the ratio (0 is a ratio, but no bytes value). That one is
+ * saved for the restore. Bytes replacing a ratio are undone by two writes
+ * of the ratio, 1 and then its old value (saved in the other order, and
+ * undone last first): the bytes knob is zeroed only by a write that
+ * changes the ratio, which the bytes left at 0.
  */
 static int set_dirty_knob(const char *ratio, const char *bytes, bool in_bytes,
 			  unsigned long val)
 {
-	const char *saved = ratio, *knob = in_bytes ? bytes : ratio;
+	const char *knob = in_bytes ? bytes : ratio;
 	char old[32], buf[32];
 
 	if (!val)
 		return 0;
-	if (mglru_read_str(ratio, old, sizeof(old)))
+	if (mglru_read_str(bytes, old, sizeof(old))) {
+		ksft_print_msg("read %s: %s\n", bytes, strerror(errno));
 		return -1;
-	if (!strcmp(old, "0")) {
-		saved = bytes;
-		if (mglru_read_str(bytes, old, sizeof(old)))
-			return -1;
 	}
-	if (mglru_write_restore(saved, old))
+	if (strcmp(old, "0")) {
+		if (mglru_write_restore(bytes, NULL))
+			return -1;
+	} else if (in_bytes ? mglru_write_restore(ratio, "1") ||
+			      mglru_write_restore(ratio, NULL) :
+			      mglru_write_restore(ratio, NULL)) {
 		return -1;
+	}
 	snprintf(buf, sizeof(buf), "%lu", val);
 	if (!mglru_write(knob, buf))
 		return 0;
@@ -151,14 +165,15 @@ static int set_dirty_knob(const char *ratio, const char *bytes, bool in_bytes,
 /* The run's dirty limits: in bytes if -W asks, else the ratios. */
 static int set_dirty_limits(void)
 {
-	bool b = cfg.dirty_mib;
+	bool in_bytes = cfg.dirty_mib;
 
 	return set_dirty_knob("/proc/sys/vm/dirty_ratio",
-			      "/proc/sys/vm/dirty_bytes", b,
-			      b ? cfg.dirty_mib << 20 : cfg.dirty_ratio) ||
+			      "/proc/sys/vm/dirty_bytes", in_bytes,
+			      in_bytes ? cfg.dirty_mib << 20 : cfg.dirty_ratio) ||
 	       set_dirty_knob("/proc/sys/vm/dirty_background_ratio",
-			      "/proc/sys/vm/dirty_background_bytes", b,
-			      b ? cfg.dirty_mib << 19 : cfg.dirty_bg_ratio);
+			      "/proc/sys/vm/dirty_background_bytes", in_bytes,
+			      in_bytes ? cfg.dirty_mib << 19 :
+					 cfg.dirty_bg_ratio);
 }
 
 /*
@@ -638,6 +653,7 @@ static int configure(void)
 	setup.fs_free = 2 * setup.memcg_max;
 	return setup.data_size < SZ_1M || !cfg.timeout_s || !cfg.delay_ms ||
 	       cfg.dirty_ratio > 100 || cfg.dirty_bg_ratio > 100 ||
+	       cfg.dirty_mib > ULONG_MAX >> 20 ||
 	       cfg.dirty_mib > (mglru_meminfo_kib("MemTotal:") >> 10) ||
 	       cfg.min_fill_pct > 100 || !cfg.min_throttles ||
 	       cfg.drop_cache > 1 || cfg.neighbour > 1 || cfg.reclaimer > 1 ||

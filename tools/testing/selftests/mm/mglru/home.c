@@ -210,7 +210,10 @@ static const char *knob_refusal(const char *path, const char *val)
 	return mglru_own_loop(loop) ? NULL : "not the run's loop device";
 }
 
-/* Write @val to the knob @path, its earlier value in the state file first. */
+/*
+ * Write @val to the knob @path, its earlier value in the state file first;
+ * a NULL @val only saves that value.
+ */
 int mglru_write_restore(const char *path, const char *val)
 {
 	char old[128], line[MGLRU_PATH_LEN + 160];
@@ -228,7 +231,7 @@ int mglru_write_restore(const char *path, const char *val)
 	snprintf(line, sizeof(line), "knob %s %s\n", path, old);
 	if (state_write(line, O_APPEND))
 		return -1;
-	if (!mglru_write(path, val))
+	if (!val || !mglru_write(path, val))
 		return 0;
 	ksft_print_msg("write %s to %s: %s\n", val, path, strerror(errno));
 	return -1;
