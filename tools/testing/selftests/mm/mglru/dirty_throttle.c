@@ -133,7 +133,8 @@ static int stack_dm_delay(struct mglru_ctx *ctx, unsigned long size,
  * saved for the restore. Bytes replacing a ratio are undone by two writes
  * of the ratio, 1 and then its old value (saved in the other order, and
  * undone last first): the bytes knob is zeroed only by a write that
- * changes the ratio, which the bytes left at 0.
+ * changes the ratio, which the bytes left at 0. So the ratio is 1 for a
+ * moment before the bytes are written.
  */
 static int set_dirty_knob(const char *ratio, const char *bytes, bool in_bytes,
 			  unsigned long val)
@@ -150,9 +151,8 @@ static int set_dirty_knob(const char *ratio, const char *bytes, bool in_bytes,
 	if (strcmp(old, "0")) {
 		if (mglru_write_restore(bytes, NULL))
 			return -1;
-	} else if (in_bytes ? mglru_write_restore(ratio, "1") ||
-			      mglru_write_restore(ratio, NULL) :
-			      mglru_write_restore(ratio, NULL)) {
+	} else if ((in_bytes && mglru_write_restore(ratio, "1")) ||
+		   mglru_write_restore(ratio, NULL)) {
 		return -1;
 	}
 	snprintf(buf, sizeof(buf), "%lu", val);
