@@ -88,7 +88,7 @@ OPTIONAL_FILES=(.get_maintainer.ignore)
 TREE_DIRS=(Documentation arch include drivers fs init ipc kernel lib scripts)
 MGLRU_SELFTESTS=tools/testing/selftests/mm/mglru
 # the fixes put out as RFCs beside the tests (above)
-RFC_VARIANTS=(memcg-congested-wait)
+RFC_VARIANTS=(memcg-dirty-wait)
 # the series' text (above)
 TEXT=$SUITE_ROOT/runner/export/series
 
