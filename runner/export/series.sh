@@ -410,6 +410,10 @@ rfc()
 	n=$(in_git . rev-list --count "baseline..rfc-$1") || exit 1
 	[ "$n" = 1 ] || [ -f "$cover" ] ||
 		die "series.sh: $1 has $n patches and no cover-letter.txt"
+	# a placeholder left in a message must not be posted
+	! grep -n '@@' "$cover" "$SUITE_ROOT/patches/variants/$1/"*.patch 2>/dev/null |
+		grep -v ':@@ -[0-9]' | grep -q . ||
+		die "series.sh: $1 has a '@@' placeholder in its cover letter or a changelog"
 	if [ "$n" = 1 ]; then
 		in_git . format-patch -q --subject-prefix="RFC PATCH" --base=baseline \
 			-o "$2" "baseline..rfc-$1"
