@@ -411,9 +411,10 @@ rfc()
 	[ "$n" = 1 ] || [ -f "$cover" ] ||
 		die "series.sh: $1 has $n patches and no cover-letter.txt"
 	# a placeholder left in a message must not be posted
-	! grep -n '@@' "$cover" "$SUITE_ROOT/patches/variants/$1/"*.patch 2>/dev/null |
-		grep -v ':@@ -[0-9]' | grep -q . ||
+	if grep -n '@@' "$cover" "$SUITE_ROOT/patches/variants/$1/"*.patch 2>/dev/null |
+		grep -qv ':@@ -[0-9]'; then
 		die "series.sh: $1 has a '@@' placeholder in its cover letter or a changelog"
+	fi
 	if [ "$n" = 1 ]; then
 		in_git . format-patch -q --subject-prefix="RFC PATCH" --base=baseline \
 			-o "$2" "baseline..rfc-$1"
