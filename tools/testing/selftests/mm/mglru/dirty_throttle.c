@@ -48,6 +48,10 @@
  * where one came), and -K <s> SIGKILLs dd that long into the stop
  * (sigkill_ms: until dd is gone); -L 1 starts an anon leak in the memcg at
  * that point (leak_to_oom_s: until the OOM killer ends it).
+ *
+ * -G 1 is the control of such a change on global reclaim: the same dd with
+ * the memcg's limit lifted and the machine as short of memory as the memcg
+ * was (below), reported, not judged.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -79,6 +83,7 @@ static struct {
 	unsigned long dirty_ratio, dirty_bg_ratio, min_fill_pct, min_throttles;
 	unsigned long drop_cache, clean_mib, dirty_mib;
 	unsigned long neighbour, reclaimer, suspend_s, kill_after_s, leak;
+	unsigned long global;
 } cfg = {
 	.delay_ms = 3000, .timeout_s = 60, .dirty_ratio = 100,
 	.dirty_bg_ratio = 80, .min_fill_pct = 50, .min_throttles = 1,
@@ -93,7 +98,7 @@ static const struct mglru_opt opts[] = {
 	MGLRU_ULONG('P', cfg, clean_mib),
 	MGLRU_ULONG('N', cfg, neighbour), MGLRU_ULONG('R', cfg, reclaimer),
 	MGLRU_ULONG('S', cfg, suspend_s), MGLRU_ULONG('K', cfg, kill_after_s),
-	MGLRU_ULONG('L', cfg, leak),
+	MGLRU_ULONG('L', cfg, leak), MGLRU_ULONG('G', cfg, global),
 	{ 0 }
 };
 
@@ -465,6 +470,149 @@ static void leak_step(struct mglru_ctx *ctx, long fill)
 	leak_reap(0, true);
 }
 
+/*
+ * -G 1: global reclaim instead of the memcg's, with the classic LRU (MGLRU's
+ * global reclaim takes lru_gen_shrink_node(), which has no congestion
+ * throttle: the run is skipped there). The memcg's limit is lifted, and a
+ * ballast of mlocked anon memory in the harness's memcg leaves the machine
+ * about memory.max of MemAvailable, so that dd's dirty data is reclaimed
+ * by kswapd and by dd's own direct reclaim of the node, with no memcg
+ * limit in reach. The ballast is the OOM killer's choice (oom_score_adj
+ * 1000) should the machine run out. No swap: it would swap the ext4's
+ * tmpfs image out; and the image is allocated again first, as mkfs.ext4's
+ * discard punched holes in it, so that the loop device's writes take no
+ * memory during the run. The dirty limits are ratios of that little
+ * memory: at -D 100 it can all be dirty or under writeback, and then the
+ * ballast is OOM-killed (so seen on 7.3): -G takes -D 50 at most, which
+ * leaves reclaim clean folios. In place of the memcg's precondition and the verdict:
+ * the ballast lived, dd entered direct reclaim, and reclaim met folios
+ * under writeback and marked them for immediate reclaim. dd's throttles
+ * are reported, not judged, beside global_direct_mib,
+ * global_immediate_mib and global_oom_kill (/proc/vmstat deltas).
+ */
+#define BALLAST_FILL_S	60	/* time the ballast has to lock itself in */
+
+static struct {
+	pid_t pid;
+	int *ready;
+	size_t size;
+	bool lost;
+	long direct0, immediate0, oom0, direct, immediate;
+} ballast;
+
+static int ballast_hold(void *unused)
+{
+	char *p;
+
+	if (mglru_write("/proc/self/oom_score_adj", "1000")) {
+		fprintf(stderr, "ballast: oom_score_adj: %s\n", strerror(errno));
+		return 1;
+	}
+	p = mmap(NULL, ballast.size, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED || mlock(p, ballast.size)) {
+		fprintf(stderr, "ballast: %zu MiB: %s\n", ballast.size >> 20,
+			strerror(errno));
+		return 1;
+	}
+	__atomic_store_n(ballast.ready, 1, __ATOMIC_RELEASE);
+	for (;;)
+		pause();
+	return 0;
+}
+
+/* the holes of the ext4's tmpfs image allocated, its data kept */
+static int disk_allocate(void)
+{
+	struct stat st;
+	int fd = open(MGLRU_DISK, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
+
+	if (fd < 0 || fstat(fd, &st) || fallocate(fd, 0, 0, st.st_size)) {
+		ksft_print_msg("%s: %s\n", MGLRU_DISK, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	close(fd);
+	return 0;
+}
+
+static int ballast_start(struct mglru_ctx *ctx, const char *harness)
+{
+	unsigned long long avail;
+	double end = mglru_now() + BALLAST_FILL_S * ctx->slow;
+	char max[MGLRU_PATH_LEN + 16];
+	int status, ret;
+
+	if (mglru_meminfo_kib("SwapTotal:")) {
+		ksft_print_msg("-G: swap is on; the ballast would not hold\n");
+		return -1;
+	}
+	if (disk_allocate())
+		return -1;
+	avail = mglru_meminfo_kib("MemAvailable:") * 1024ULL;
+	ballast.size = avail - setup.memcg_max;
+	ballast.ready = mglru_shared_alloc(sizeof(*ballast.ready));
+	snprintf(max, sizeof(max), "%s/memory.max", ctx->cg);
+	if (!ballast.ready || mglru_write(max, "max"))
+		return -1;
+	ballast.pid = mglru_spawn(harness, ballast_hold, NULL);
+	while (ballast.pid > 0 &&
+	       !__atomic_load_n(ballast.ready, __ATOMIC_ACQUIRE)) {
+		ret = mglru_wait(ballast.pid, &status, 0.1);
+		if (!ret && mglru_now() < end)
+			continue;
+		ksft_print_msg("-G: the ballast of %zu MiB %s\n",
+			       ballast.size >> 20, ret == 1 ?
+			       (WIFSIGNALED(status) ? "was killed" : "failed") :
+			       "took too long");
+		if (!ret)
+			mglru_kill(ballast.pid);
+		ballast.pid = -1;
+	}
+	if (ballast.pid < 0)
+		return -1;
+	/* the counters from here: what the ballast's own fill set off is past */
+	mglru_sleep_ms(1000);
+	ballast.direct0 = mglru_vmstat("pgscan_direct");
+	ballast.immediate0 = mglru_vmstat("nr_vmscan_immediate_reclaim");
+	ballast.oom0 = mglru_vmstat("oom_kill");
+	return 0;
+}
+
+/*
+ * -G's figures since ballast_start(), as metrics, and whether the ballast
+ * lived (it stays until run() ends).
+ */
+static void ballast_report(struct mglru_ctx *ctx)
+{
+	long kib = sysconf(_SC_PAGESIZE) >> 10;
+	int status;
+
+	ballast.direct = mglru_vmstat("pgscan_direct") - ballast.direct0;
+	ballast.immediate = mglru_vmstat("nr_vmscan_immediate_reclaim") -
+			    ballast.immediate0;
+	ballast.lost = mglru_wait(ballast.pid, &status, 0) != 0;
+	if (ballast.lost)
+		ballast.pid = -1;
+	mglru_metric(ctx, "ballast_mib", "%zu", ballast.size >> 20);
+	mglru_metric(ctx, "global_direct_mib", "%ld", ballast.direct * kib >> 10);
+	mglru_metric(ctx, "global_immediate_mib", "%ld",
+		     ballast.immediate * kib >> 10);
+	mglru_metric(ctx, "global_oom_kill", "%ld",
+		     mglru_vmstat("oom_kill") - ballast.oom0);
+}
+
+/* -G: a control's precondition, in place of the verdict */
+static bool global_gate(struct mglru_ctx *ctx)
+{
+	return mglru_check(ctx, !ballast.lost,
+			   "-G: the ballast was lost (global_oom_kill: an OOM kill)") &&
+	       mglru_check(ctx, ballast.direct > 0 && ballast.immediate > 0,
+			   "precondition not met: dd's direct reclaim scanned %ld pages, reclaim marked %ld dirty ones",
+			   ballast.direct, ballast.immediate);
+}
+
 /* The probe's timings as metrics; false if it failed. */
 static bool probe_metrics(struct mglru_ctx *ctx, struct probe_run *run,
 			  const char *name)
@@ -487,7 +635,15 @@ static bool probe_metrics(struct mglru_ctx *ctx, struct probe_run *run,
 	return true;
 }
 
-static int run(struct mglru_ctx *ctx)
+/* the verdict: dd throttled on its writeback, as the memcg's reclaim does */
+static bool throttle_gate(struct mglru_ctx *ctx, long reclaimable)
+{
+	return mglru_check(ctx, t.writeback >= (long)cfg.min_throttles,
+			   "reclaim throttled dd on writeback %ld times, fewer than %lu (%ld throttles for other reasons; none while writes pending are under half of the %ld MiB reclaimable at the start)",
+			   t.writeback, cfg.min_throttles, t.other, reclaimable);
+}
+
+static int run_dd(struct mglru_ctx *ctx)
 {
 	struct probe_run neighbour = { 0 }, reclaimer = { 0 };
 	char path[MGLRU_PATH_LEN + 8], harness[MGLRU_PATH_LEN];
@@ -499,6 +655,8 @@ static int run(struct mglru_ctx *ctx)
 	bool completed;
 	pid_t dd;
 
+	if (cfg.global && ctx->mode == MGLRU_MODE_MGLRU)
+		return mglru_skip("-G: MGLRU's global reclaim has no congestion throttle");
 	if (cfg.drop_cache) {
 		sync();
 		if (mglru_write("/proc/sys/vm/drop_caches", "1"))
@@ -509,6 +667,10 @@ static int run(struct mglru_ctx *ctx)
 		if (clean < 0)
 			return -1;
 	}
+	snprintf(harness, sizeof(harness), "%.*s/harness",
+		 (int)(strrchr(ctx->cg, '/') - ctx->cg), ctx->cg);
+	if (cfg.global && ballast_start(ctx, harness))
+		return -1;
 	reclaimable = reclaimable_mib();
 	go = mglru_shared_alloc(sizeof(*go));
 	if (!go || set_dirty_limits())
@@ -533,8 +695,6 @@ static int run(struct mglru_ctx *ctx)
 		return ret;
 	}
 	/* the reclaimer, as a proactive reclaimer does, from outside */
-	snprintf(harness, sizeof(harness), "%.*s/harness",
-		 (int)(strrchr(ctx->cg, '/') - ctx->cg), ctx->cg);
 	if ((cfg.neighbour && probe_start(&neighbour, PROBE_NEIGHBOUR, ctx->cg, ctx->cg)) ||
 	    (cfg.reclaimer && probe_start(&reclaimer, PROBE_RECLAIM, harness, ctx->cg))) {
 		probe_discard(&neighbour);
@@ -620,6 +780,8 @@ static int run(struct mglru_ctx *ctx)
 		if (stop.kill_ms >= 0)
 			mglru_metric(ctx, "sigkill_ms", "%.0f", stop.kill_ms);
 	}
+	if (cfg.global)
+		ballast_report(ctx);
 	if (lost)
 		mglru_metric(ctx, "trace_lost", "%ld", lost);
 	if (dd_oom)
@@ -632,14 +794,21 @@ static int run(struct mglru_ctx *ctx)
 			"dd failed, not OOM-killed (status 0x%x)", status) &&
 	    mglru_check(ctx, probes_ok && !leak.failed && !stop.failed,
 			"a control failed (probe, leak or device stop: see above)") &&
-	    mglru_check(ctx, memcg_full(max_fill),
+	    mglru_check(ctx, cfg.global || memcg_full(max_fill),
 			"precondition not met: dirty and writeback folios filled %ld %% of the memcg, below %lu %%",
 			max_fill * 100 / setup.memcg_max, cfg.min_fill_pct) &&
-	    mglru_check(ctx, t.writeback >= (long)cfg.min_throttles,
-			"reclaim throttled dd on writeback %ld times, fewer than %lu (%ld throttles for other reasons; none while writes pending are under half of the %ld MiB reclaimable at the start)",
-			t.writeback, cfg.min_throttles, t.other, reclaimable))
+	    (cfg.global ? global_gate(ctx) : throttle_gate(ctx, reclaimable)))
 		return KSFT_PASS;
 	return KSFT_FAIL;
+}
+
+static int run(struct mglru_ctx *ctx)
+{
+	int ret = run_dd(ctx);
+
+	if (ballast.pid > 0)
+		mglru_kill(ballast.pid);
+	return ret;
 }
 
 static int configure(void)
@@ -657,7 +826,11 @@ static int configure(void)
 	       cfg.dirty_mib > (mglru_meminfo_kib("MemTotal:") >> 10) ||
 	       cfg.min_fill_pct > 100 || !cfg.min_throttles ||
 	       cfg.drop_cache > 1 || cfg.neighbour > 1 || cfg.reclaimer > 1 ||
-	       cfg.leak > 1 ||
+	       cfg.leak > 1 || cfg.global > 1 ||
+	       (cfg.global && cfg.dirty_ratio > 90) ||
+	       (cfg.global && (cfg.clean_mib || cfg.neighbour || cfg.reclaimer ||
+			       cfg.leak || cfg.suspend_s || cfg.dirty_mib ||
+			       !cfg.drop_cache || cfg.min_throttles != 1)) ||
 	       (cfg.kill_after_s && cfg.kill_after_s >= cfg.suspend_s) ||
 	       (cfg.suspend_s && cfg.suspend_s >= cfg.timeout_s) ||
 	       cfg.clean_mib > (mglru_meminfo_kib("MemTotal:") / 2) >> 10 ? -1 : 0;
@@ -687,6 +860,12 @@ static void describe(void)
 	if (cfg.suspend_s)
 		ksft_print_msg("the device stops for %lu s once the memcg is full%s\n",
 			       cfg.suspend_s, cfg.kill_after_s ? ", dd SIGKILLed in it" : "");
+	if (cfg.global) {
+		ksft_print_msg("-G: no memcg limit, a ballast leaves about %lu MiB available\n",
+			       setup.memcg_max >> 20);
+		ksft_print_msg("verdict: none (a control), classic LRU only\n");
+		return;
+	}
 	ksft_print_msg("verdict: dd throttled on writeback %lu times at least\n",
 		       cfg.min_throttles);
 }

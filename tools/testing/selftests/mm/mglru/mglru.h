@@ -89,6 +89,7 @@ int mglru_main(int argc, char **argv, const struct mglru_scenario *s);
 int mglru_write(const char *path, const char *val);
 int mglru_read_str(const char *path, char *buf, size_t len);
 unsigned long mglru_meminfo_kib(const char *key);
+long mglru_vmstat(const char *key);
 double mglru_now(void);
 void mglru_sleep_ms(unsigned int ms);
 int mglru_run_argv(char *out, size_t outlen, bool quiet,

@@ -65,35 +65,16 @@ static int file_reader(void *arg)
 	return 0;
 }
 
-static long read_vmstat(const char *key)
-{
-	size_t klen = strlen(key);
-	char line[256];
-	long val = -1;
-	FILE *f;
-
-	f = fopen("/proc/vmstat", "r");
-	while (f && fgets(line, sizeof(line), f)) {
-		if (!strncmp(line, key, klen) && line[klen] == ' ') {
-			val = atol(line + klen + 1);
-			break;
-		}
-	}
-	if (f)
-		fclose(f);
-	return val;
-}
-
 /* Pages reclaimed so far: anon and file. */
 static void reclaimed(long *anon, long *file)
 {
-	*anon = read_vmstat("pgsteal_anon");
-	*file = read_vmstat("pgsteal_file");
+	*anon = mglru_vmstat("pgsteal_anon");
+	*file = mglru_vmstat("pgsteal_file");
 	if (*anon >= 0 && *file >= 0)
 		return;
 	/* Before 5.19: swap-outs are the anon part of all steals. */
-	*anon = read_vmstat("pswpout");
-	*file = read_vmstat("pgsteal_kswapd") + read_vmstat("pgsteal_direct") -
+	*anon = mglru_vmstat("pswpout");
+	*file = mglru_vmstat("pgsteal_kswapd") + mglru_vmstat("pgsteal_direct") -
 		*anon;
 }
 
@@ -133,13 +114,13 @@ static int measure(struct mglru_ctx *ctx, unsigned long value, double *share,
 		return -1;
 	mglru_sleep_ms(cfg.warmup_s * 1000);
 	reclaimed(&a0, &f0);
-	sa0 = read_vmstat("pgscan_anon");
-	sf0 = read_vmstat("pgscan_file");
+	sa0 = mglru_vmstat("pgscan_anon");
+	sf0 = mglru_vmstat("pgscan_file");
 	act0 = mglru_memcg_stat(ctx->cg, "workingset_activate_file");
 	mglru_sleep_ms(cfg.period_s * 1000);
 	reclaimed(&a1, &f1);
-	sa1 = read_vmstat("pgscan_anon");
-	sf1 = read_vmstat("pgscan_file");
+	sa1 = mglru_vmstat("pgscan_anon");
+	sf1 = mglru_vmstat("pgscan_file");
 	act1 = mglru_memcg_stat(ctx->cg, "workingset_activate_file");
 	died = stop(anon) | stop(file);
 	/* memory.reclaim says EAGAIN when it reclaims less than asked: ignored */

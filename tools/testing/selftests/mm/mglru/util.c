@@ -57,6 +57,26 @@ unsigned long mglru_meminfo_kib(const char *key)
 	return p ? strtoul(p + strlen(key), NULL, 10) : 0;
 }
 
+/* a /proc/vmstat counter; -1 when it is not there */
+long mglru_vmstat(const char *key)
+{
+	size_t klen = strlen(key);
+	char line[256];
+	long val = -1;
+	FILE *f;
+
+	f = fopen("/proc/vmstat", "r");
+	while (f && fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, key, klen) && line[klen] == ' ') {
+			val = atol(line + klen + 1);
+			break;
+		}
+	}
+	if (f)
+		fclose(f);
+	return val;
+}
+
 double mglru_now(void)
 {
 	struct timespec ts;
