@@ -485,11 +485,12 @@ static void leak_step(struct mglru_ctx *ctx, long fill)
  * memory: at the reproducer's 100/80 all of it can be dirty or under
  * writeback, as the memcg was, and the ballast may be OOM-killed
  * (ballast_oom_s: from dd's start). The precondition is the memcg's
- * (dirty and writeback folios, the memcg's and so the machine's, filled
- * half of memory.max) and that dd entered direct reclaim; in place of the
- * verdict, dd's throttles are reported, not judged, beside
- * global_direct_mib, global_immediate_mib (folios under writeback that
- * reclaim marked) and global_oom_kill (/proc/vmstat deltas).
+ * (dirty and writeback folios filled half of memory.max, which is about
+ * what the machine has available), and that the machine's direct
+ * reclaim ran and reclaim met folios under writeback, marking them for
+ * immediate reclaim; in place of the verdict, dd's throttles are
+ * reported, not judged, beside global_direct_mib, global_immediate_mib
+ * and global_oom_kill (/proc/vmstat deltas).
  */
 #define BALLAST_FILL_S	60	/* time the ballast has to lock itself in */
 
@@ -497,7 +498,8 @@ static struct {
 	pid_t pid;
 	int *ready;
 	size_t size;
-	double lost_s;	/* from dd's start to the ballast's end */
+	double lost_s;	/* from dd's start to the ballast's OOM kill */
+	bool failed;	/* it ended otherwise */
 	long direct0, immediate0, oom0, direct, immediate;
 } ballast;
 
@@ -541,10 +543,11 @@ static int disk_allocate(void)
 static int ballast_start(struct mglru_ctx *ctx, const char *harness)
 {
 	unsigned long long avail;
-	double end = mglru_now() + BALLAST_FILL_S * ctx->slow;
 	char max[MGLRU_PATH_LEN + 16];
 	int status, ret;
+	double end;
 
+	memset(&ballast, 0, sizeof(ballast));
 	if (mglru_meminfo_kib("SwapTotal:")) {
 		ksft_print_msg("-G: swap is on; the ballast would not hold\n");
 		return -1;
@@ -552,12 +555,18 @@ static int ballast_start(struct mglru_ctx *ctx, const char *harness)
 	if (disk_allocate())
 		return -1;
 	avail = mglru_meminfo_kib("MemAvailable:") * 1024ULL;
+	if (avail <= setup.memcg_max) {
+		ksft_print_msg("-G: %llu MiB available, no room for a ballast\n",
+			       avail >> 20);
+		return -1;
+	}
 	ballast.size = avail - setup.memcg_max;
 	ballast.ready = mglru_shared_alloc(sizeof(*ballast.ready));
 	snprintf(max, sizeof(max), "%s/memory.max", ctx->cg);
 	if (!ballast.ready || mglru_write(max, "max"))
 		return -1;
 	ballast.pid = mglru_spawn(harness, ballast_hold, NULL);
+	end = mglru_now() + BALLAST_FILL_S * ctx->slow;
 	while (ballast.pid > 0 &&
 	       !__atomic_load_n(ballast.ready, __ATOMIC_ACQUIRE)) {
 		ret = mglru_wait(ballast.pid, &status, 0.1);
@@ -567,7 +576,7 @@ static int ballast_start(struct mglru_ctx *ctx, const char *harness)
 			       ballast.size >> 20, ret == 1 ?
 			       (WIFSIGNALED(status) ? "was killed" : "failed") :
 			       "took too long");
-		if (!ret)
+		if (ret != 1)
 			mglru_kill(ballast.pid);
 		ballast.pid = -1;
 	}
@@ -587,10 +596,13 @@ static void ballast_step(double start)
 	int status;
 
 	if (!cfg.global || ballast.pid <= 0 ||
-	    mglru_wait(ballast.pid, &status, 0) == 0)
+	    mglru_wait(ballast.pid, &status, 0) != 1)
 		return;
-	ballast.lost_s = mglru_now() - start;
 	ballast.pid = -1;
+	if (WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL)
+		ballast.lost_s = mglru_now() - start;
+	else
+		ballast.failed = true;
 }
 
 /* -G's figures since ballast_start(), as metrics (the ballast stays) */
@@ -615,8 +627,10 @@ static void ballast_report(struct mglru_ctx *ctx)
 /* -G: a control's precondition, in place of the verdict */
 static bool global_gate(struct mglru_ctx *ctx)
 {
-	return mglru_check(ctx, ballast.direct > 0,
-			   "precondition not met: no direct reclaim");
+	return mglru_check(ctx, !ballast.failed, "-G: the ballast failed") &&
+	       mglru_check(ctx, ballast.direct > 0 && ballast.immediate > 0,
+			   "precondition not met: direct reclaim scanned %ld pages, reclaim met %ld under writeback",
+			   ballast.direct, ballast.immediate);
 }
 
 /* The probe's timings as metrics; false if it failed. */
