@@ -701,7 +701,7 @@ static int run_dd(struct mglru_ctx *ctx)
 	dd = mglru_spawn(ctx->cg, exec_dd, NULL);
 	if (dd < 0)
 		return -1;
-	ret = mglru_trace_open(EVENT, dd);
+	ret = mglru_trace_open(EVENT, &dd, 1);
 	t.reason_off = mglru_trace_field("reason");
 	t.delayed_off = mglru_trace_field("usec_delayed");
 	t.timeout_off = mglru_trace_field("usec_timeout");
@@ -712,6 +712,7 @@ static int run_dd(struct mglru_ctx *ctx)
 	}
 	if (ret) {
 		mglru_kill(dd);
+		mglru_trace_close();
 		return ret;
 	}
 	/* the reclaimer, as a proactive reclaimer does, from outside */

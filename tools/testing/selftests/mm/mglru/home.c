@@ -15,12 +15,20 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/file.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/swap.h>
+#include <sys/vfs.h>
 
 #include "mglru.h"
 
 #define LOCK		MGLRU_HOME "/lock"
+#ifndef DEBUGFS_MAGIC
+#define DEBUGFS_MAGIC	0x64626720
+#endif
+#ifndef TRACEFS_MAGIC
+#define TRACEFS_MAGIC	0x74726163
+#endif
 #define BOOT_ID		"/proc/sys/kernel/random/boot_id"
 
 /* the knobs a test may write, besides its own loop device's read-ahead */
@@ -182,6 +190,57 @@ const char *mglru_scratch_refusal(void)
 	if (S_ISLNK(st.st_mode))
 		return "a symlink";
 	return S_ISDIR(st.st_mode) && !st.st_uid ? NULL : "not root's directory";
+}
+
+static bool is_fs(const char *dir, long magic)
+{
+	struct statfs sfs;
+
+	return !statfs(dir, &sfs) && sfs.f_type == magic;
+}
+
+/*
+ * The system's @type (debugfs or tracefs) at @sys, else one mounted at
+ * @own in the scratch directory for the run alone (the storage's teardown
+ * unmounts it); NULL with errno set where there is none.
+ */
+static const char *kernel_fs(const char *type, const char *sys,
+			     const char *own, long magic, unsigned long flags)
+{
+	const char *why;
+	struct stat st;
+
+	if (is_fs(sys, magic))
+		return sys;
+	why = mglru_scratch_refusal();
+	if (!why && (mkdir(own, 0700) && errno != EEXIST))
+		return NULL;
+	if (!why)
+		why = lstat(own, &st) ? strerror(errno) :
+		      not_root_only(&st, S_IFDIR, 0);
+	if (why) {
+		ksft_print_msg("%s: refused: %s\n", own, why);
+		errno = EPERM;
+		return NULL;
+	}
+	if (!is_fs(own, magic) &&
+	    mount(type, own, type, MS_NOSUID | MS_NODEV | MS_NOEXEC | flags,
+		  NULL))
+		return NULL;
+	return own;
+}
+
+const char *mglru_debugfs(void)
+{
+	return kernel_fs("debugfs", "/sys/kernel/debug", MGLRU_DEBUGFS,
+			 DEBUGFS_MAGIC, 0);
+}
+
+/* read-only: tracefs is only read */
+const char *mglru_tracefs(void)
+{
+	return kernel_fs("tracefs", "/sys/kernel/tracing", MGLRU_TRACEFS,
+			 TRACEFS_MAGIC, MS_RDONLY);
 }
 
 /* NULL if the knob @path may be set back to @val, else why not */

@@ -129,6 +129,8 @@ int mglru_write_restore(const char *path, const char *val);
 int mglru_state_undo(bool report);
 bool mglru_own_loop(const char *dev);
 const char *mglru_scratch_refusal(void);
+const char *mglru_debugfs(void);
+const char *mglru_tracefs(void);
 void mglru_zram_teardown(int id);
 
 /* bdev.c: the scratch tmpfs, loop device, ext4 and zram swap */
@@ -138,8 +140,8 @@ int mglru_bdev_setup(struct mglru_ctx *ctx, const struct mglru_setup *setup,
 int mglru_zram_swap_setup(unsigned long size);
 int mglru_bdev_teardown(bool report);
 
-/* trace.c: the samples of one trace event for one task (perf events) */
-int mglru_trace_open(const char *event, pid_t pid);
+/* trace.c: the samples of one trace event for a few tasks (perf events) */
+int mglru_trace_open(const char *event, const pid_t *pids, int nr);
 int mglru_trace_field(const char *name);
 long mglru_trace_read(void (*fn)(const char *raw, void *arg), void *arg);
 void mglru_trace_close(void);

@@ -41,7 +41,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 
@@ -85,24 +84,15 @@ static double fio_read_mib_s(const char *json)
 	return (double)bw / SZ_1M;
 }
 
-/*
- * Write a debugfs knob for the run; where debugfs is not mounted, it is
- * mounted in the scratch directory for the run alone (the teardown
- * unmounts it). 0, -1 or KSFT_SKIP.
- */
+/* Write a debugfs knob for the run: 0, -1 or KSFT_SKIP. */
 static int debugfs_write_restore(const char *name, const char *val)
 {
+	const char *fs = mglru_debugfs();
 	char path[MGLRU_PATH_LEN];
 
-	snprintf(path, sizeof(path), "/sys/kernel/debug/%s", name);
-	if (access(path, F_OK)) {
-		if (mkdir(MGLRU_DEBUGFS, 0700) ||
-		    mount("debugfs", MGLRU_DEBUGFS, "debugfs",
-			  MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL))
-			return mglru_skip("debugfs not available: %s",
-					  strerror(errno));
-		snprintf(path, sizeof(path), "%s/%s", MGLRU_DEBUGFS, name);
-	}
+	if (!fs)
+		return mglru_skip("debugfs not available: %s", strerror(errno));
+	snprintf(path, sizeof(path), "%s/%s", fs, name);
 	if (access(path, W_OK))
 		return mglru_skip("debugfs %s not available: %s", name,
 				  strerror(errno));

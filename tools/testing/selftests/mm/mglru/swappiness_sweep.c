@@ -12,6 +12,18 @@
  * reclaim keeps to the type it has been reclaiming: a workload carried
  * from one value to the next measures its history, not the swappiness.
  * Precondition: both anon and file pages were reclaimed during the sweep.
+ *
+ * -J 1 mounts the ext4 with data=journal, which gives the file's page cache
+ * base pages only: on a kernel with large page-cache folios (THP=y) the
+ * mapped file is otherwise read into folios as large as read-ahead makes
+ * them, and reclaim's goal, counted in pages, is met in fewer folios.
+ *
+ * -T 1 (MGLRU mode) reports, for each value's measured period, what reclaim
+ * did and what it had: the type and priority of each list evict_folios()
+ * passed to shrink_folio_list() for the two workers (the event
+ * vmscan:mm_vmscan_lru_shrink_inactive), and every 0.5 s, from debugfs's
+ * lru_gen, whether each type had pages in the generations eviction may
+ * take (all but the two youngest).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -25,6 +37,12 @@
 
 #define MAX_VALUES	16
 #define SWAPPINESS	"/proc/sys/vm/swappiness"
+#define EVENT		"vmscan/mm_vmscan_lru_shrink_inactive"
+#define RECLAIM_WB_FILE	0x0002	/* include/trace/events/vmscan.h */
+#define DEF_PRIORITY	12	/* include/linux/mmzone.h */
+#define MIN_NR_GENS	2	/* include/linux/mmzone.h */
+#define MAX_NR_GENS	4
+#define SAMPLE_MS	500
 
 static struct mglru_setup setup = {
 	.memcg_max = 256 * SZ_1M, .data_size = 160 * SZ_1M, .data_file = true,
@@ -32,7 +50,7 @@ static struct mglru_setup setup = {
 };
 
 static struct {
-	unsigned long anon, warmup_s, period_s, min_rise;
+	unsigned long anon, warmup_s, period_s, min_rise, journal, trace;
 	unsigned long values[MAX_VALUES];
 	int nr_values;
 } cfg = {
@@ -42,6 +60,24 @@ static struct {
 
 static const char *file_path;
 
+/* the workers, held until they are traced: they wait for *go */
+static int *go;
+
+/* -T 1: the measured period's eviction passes and generation samples */
+static struct {
+	bool on;
+	int priority_off, flags_off;
+	long passes[2], def_passes, samples, no_evictable[2], lost;
+	int min_priority;
+	char lru_gen[MGLRU_PATH_LEN];
+} probe;
+
+static void wait_go(void)
+{
+	while (!__atomic_load_n(go, __ATOMIC_ACQUIRE))
+		mglru_sleep_ms(1);
+}
+
 static int anon_worker(void *arg)
 {
 	char *p = mmap(NULL, cfg.anon, PROT_READ | PROT_WRITE,
@@ -49,6 +85,7 @@ static int anon_worker(void *arg)
 
 	if (p == MAP_FAILED)
 		return 1;
+	wait_go();
 	for (;;)
 		mglru_touch(p, cfg.anon, getpagesize(), true);
 	return 0;
@@ -60,6 +97,7 @@ static int file_reader(void *arg)
 
 	if (!map)
 		return 1;
+	wait_go();
 	for (;;)
 		mglru_touch(map, setup.data_size, getpagesize(), false);
 	return 0;
@@ -87,6 +125,182 @@ static bool stop(pid_t pid)
 	return false;
 }
 
+static void count_pass(const char *raw, void *arg)
+{
+	int flags, priority;
+
+	if (!arg)	/* before the measured period: dropped */
+		return;
+	memcpy(&flags, raw + probe.flags_off, sizeof(flags));
+	memcpy(&priority, raw + probe.priority_off, sizeof(priority));
+	probe.passes[!!(flags & RECLAIM_WB_FILE)]++;
+	probe.def_passes += priority == DEF_PRIORITY;
+	if (probe.min_priority < 0 || priority < probe.min_priority)
+		probe.min_priority = priority;
+}
+
+/* add one node's generations (oldest first, max_seq last) to @old */
+static void add_evictable(unsigned long (*gen)[3], int n, unsigned long *old)
+{
+	int i;
+
+	for (i = 0; n && gen[i][0] + MIN_NR_GENS <= gen[n - 1][0]; i++) {
+		old[0] += gen[i][1];
+		old[1] += gen[i][2];
+	}
+}
+
+/*
+ * One sample of the memcg @cg's generations in lru_gen: for each type,
+ * whether the generations eviction may take hold none of its pages on any
+ * node.
+ */
+static void sample_gens(const char *cg)
+{
+	unsigned long seq, anon, file, old[2] = {}, gen[MAX_NR_GENS][3];
+	char line[512], name[MGLRU_PATH_LEN];
+	const char *rel = strstr(cg, "/" MGLRU_NAME "/");
+	bool ours = false, found = false;
+	size_t len;
+	int n = 0;
+	FILE *f;
+
+	f = fopen(probe.lru_gen, "re");
+	while (f && rel && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "memcg %*s %255s", name) == 1) {
+			if (ours)
+				break;
+			/* the path from the hierarchy's top: ours ends it */
+			len = strlen(name);
+			ours = len >= strlen(rel) &&
+			       !strcmp(name + len - strlen(rel), rel);
+			found |= ours;
+		} else if (!ours) {
+			continue;
+		} else if (!strncmp(line, " node ", 6)) {
+			add_evictable(gen, n, old);
+			n = 0;
+		} else if (n < MAX_NR_GENS &&
+			   sscanf(line, "%lu %*u %lu %lu", &seq, &anon, &file) == 3) {
+			gen[n][0] = seq;
+			gen[n][1] = anon;
+			gen[n++][2] = file;
+		}
+	}
+	if (f)
+		fclose(f);
+	if (!found)
+		return;
+	add_evictable(gen, n, old);
+	probe.samples++;
+	probe.no_evictable[0] += !old[0];
+	probe.no_evictable[1] += !old[1];
+}
+
+/* Start the measured period's counts: events so far are dropped. */
+static void probe_begin(void)
+{
+	if (!probe.on)
+		return;
+	memset(&probe.passes, 0, sizeof(probe.passes));
+	memset(&probe.no_evictable, 0, sizeof(probe.no_evictable));
+	probe.def_passes = 0;
+	probe.samples = 0;
+	probe.lost = 0;
+	probe.min_priority = -1;
+	mglru_trace_read(count_pass, NULL);
+}
+
+/*
+ * Wait @ms, and if -T asks, drain the events meanwhile: counted, with the
+ * memcg @cg sampled, if @count; else dropped.
+ */
+static void period(const char *cg, unsigned int ms, bool count)
+{
+	double now = mglru_now(), end = now + ms / 1000.0;
+	double sample = now + SAMPLE_MS / 1000.0;
+	long lost;
+
+	if (!probe.on) {
+		mglru_sleep_ms(ms);
+		return;
+	}
+	while ((now = mglru_now()) < end) {
+		mglru_sleep_ms(end - now < 0.1 ? (end - now) * 1000 + 1 : 100);
+		lost = mglru_trace_read(count_pass, count ? &probe : NULL);
+		if (!count)
+			continue;
+		probe.lost += lost;
+		if (mglru_now() >= sample && mglru_now() < end) {
+			sample_gens(cg);
+			sample = mglru_now() + SAMPLE_MS / 1000.0;
+		}
+	}
+}
+
+/*
+ * Start the probe's events on the two workers, held before their first
+ * access: 0, -1 or KSFT_SKIP.
+ */
+static int probe_open(const struct mglru_ctx *ctx, pid_t anon, pid_t file)
+{
+	pid_t pids[] = { anon, file };
+	const char *fs;
+	int ret;
+
+	probe.on = cfg.trace && ctx->mode == MGLRU_MODE_MGLRU;
+	if (!probe.on)
+		return 0;
+	fs = mglru_debugfs();
+	if (!fs)
+		return mglru_skip("debugfs not available: %s", strerror(errno));
+	snprintf(probe.lru_gen, sizeof(probe.lru_gen), "%s/lru_gen", fs);
+	if (access(probe.lru_gen, R_OK))
+		return mglru_skip("debugfs lru_gen not available: %s",
+				  strerror(errno));
+	ret = mglru_trace_open(EVENT, pids, 2);
+	if (ret)
+		return ret;
+	probe.priority_off = mglru_trace_field("priority");
+	probe.flags_off = mglru_trace_field("reclaim_flags");
+	if (probe.priority_off >= 0 && probe.flags_off >= 0)
+		return 0;
+	ksft_print_msg("%s: no priority or reclaim_flags field\n", EVENT);
+	return -1;
+}
+
+static void probe_metrics(struct mglru_ctx *ctx, unsigned long value)
+{
+	long passes = probe.passes[0] + probe.passes[1];
+	char key[64];
+
+	if (!probe.on)
+		return;
+	probe.lost += mglru_trace_read(count_pass, &probe);
+	if (!probe.samples)
+		ksft_print_msg("lru_gen: no sample of %s at swappiness %lu\n",
+			       ctx->cg, value);
+	snprintf(key, sizeof(key), "swp%lu_passes_anon", value);
+	mglru_metric(ctx, key, "%ld", probe.passes[0]);
+	snprintf(key, sizeof(key), "swp%lu_passes_file", value);
+	mglru_metric(ctx, key, "%ld", probe.passes[1]);
+	snprintf(key, sizeof(key), "swp%lu_def_priority_pct", value);
+	if (passes)
+		mglru_metric(ctx, key, "%.1f", 100.0 * probe.def_passes / passes);
+	else
+		mglru_metric(ctx, key, "-1");
+	snprintf(key, sizeof(key), "swp%lu_min_priority", value);
+	mglru_metric(ctx, key, "%d", probe.min_priority);
+	snprintf(key, sizeof(key), "swp%lu_gen_samples", value);
+	mglru_metric(ctx, key, "%ld", probe.samples);
+	snprintf(key, sizeof(key), "swp%lu_no_evictable_anon", value);
+	mglru_metric(ctx, key, "%ld", probe.no_evictable[0]);
+	snprintf(key, sizeof(key), "swp%lu_no_evictable_file", value);
+	mglru_metric(ctx, key, "%ld", probe.no_evictable[1]);
+	snprintf(key, sizeof(key), "swp%lu_trace_lost", value);
+	mglru_metric(ctx, key, "%ld", probe.lost);
+}
+
 /*
  * Measure the anon share of what is reclaimed at swappiness @value into
  * @share: the workload starts in the memcg, fills it for the warm-up, is
@@ -101,6 +315,7 @@ static int measure(struct mglru_ctx *ctx, unsigned long value, double *share,
 	long a0, f0, a1, f1, da, df, act0, act1, sa0, sf0, sa1, sf1;
 	pid_t anon, file;
 	bool died;
+	int ret;
 
 	snprintf(val, sizeof(val), "%lu", value);
 	if (mglru_write(SWAPPINESS, val)) {
@@ -108,21 +323,34 @@ static int measure(struct mglru_ctx *ctx, unsigned long value, double *share,
 			       strerror(errno));
 		return -1;
 	}
+	__atomic_store_n(go, 0, __ATOMIC_RELEASE);
 	anon = mglru_spawn(ctx->cg, anon_worker, NULL);
 	file = mglru_spawn(ctx->cg, file_reader, NULL);
-	if (anon < 0 || file < 0)
-		return -1;
-	mglru_sleep_ms(cfg.warmup_s * 1000);
+	ret = anon < 0 || file < 0 ? -1 : probe_open(ctx, anon, file);
+	if (ret) {
+		if (anon > 0)
+			stop(anon);
+		if (file > 0)
+			stop(file);
+		mglru_trace_close();
+		return ret;
+	}
+	__atomic_store_n(go, 1, __ATOMIC_RELEASE);
+	period(ctx->cg, cfg.warmup_s * 1000, false);
+	probe_begin();
 	reclaimed(&a0, &f0);
 	sa0 = mglru_vmstat("pgscan_anon");
 	sf0 = mglru_vmstat("pgscan_file");
 	act0 = mglru_memcg_stat(ctx->cg, "workingset_activate_file");
-	mglru_sleep_ms(cfg.period_s * 1000);
+	period(ctx->cg, cfg.period_s * 1000, true);
 	reclaimed(&a1, &f1);
 	sa1 = mglru_vmstat("pgscan_anon");
 	sf1 = mglru_vmstat("pgscan_file");
 	act1 = mglru_memcg_stat(ctx->cg, "workingset_activate_file");
+	probe_metrics(ctx, value);
 	died = stop(anon) | stop(file);
+	/* the workers gone before their events: removal patches the call site */
+	mglru_trace_close();
 	/* memory.reclaim says EAGAIN when it reclaims less than asked: ignored */
 	snprintf(path, sizeof(path), "%s/memory.reclaim", ctx->cg);
 	snprintf(val, sizeof(val), "%lu", setup.memcg_max);
@@ -171,6 +399,9 @@ static int run(struct mglru_ctx *ctx)
 	if (mglru_write_restore(SWAPPINESS, val))
 		return -1;
 	file_path = ctx->file;
+	go = mglru_shared_alloc(sizeof(*go));
+	if (!go)
+		return -1;
 	for (i = 0; i < cfg.nr_values; i++) {
 		ret = measure(ctx, cfg.values[i], &share[i], &total_anon,
 			      &total_file);
@@ -218,13 +449,16 @@ static const struct mglru_opt opts[] = {
 	MGLRU_SIZE('a', cfg, anon), MGLRU_SIZE('z', setup, zram_size),
 	MGLRU_ULONG('w', cfg, warmup_s), MGLRU_ULONG('p', cfg, period_s),
 	{ 'v', "v1,v2,...", parse_values, NULL },
-	MGLRU_ULONG('R', cfg, min_rise), { 0 }
+	MGLRU_ULONG('R', cfg, min_rise), MGLRU_ULONG('J', cfg, journal),
+	MGLRU_ULONG('T', cfg, trace), { 0 }
 };
 
 static int configure(void)
 {
 	setup.swapped_max = cfg.anon;
-	return cfg.period_s && cfg.min_rise <= 100 ? 0 : -1;
+	setup.mount_opts = cfg.journal ? "data=journal" : NULL;
+	return cfg.period_s && cfg.min_rise <= 100 && cfg.journal <= 1 &&
+	       cfg.trace <= 1 ? 0 : -1;
 }
 
 static void describe(void)
@@ -234,6 +468,11 @@ static void describe(void)
 	ksft_print_msg("%d swappiness values, each: warm-up %lu s, %lu s measured\n",
 		       cfg.nr_values, cfg.warmup_s, cfg.period_s);
 	ksft_print_msg("anon share must rise %lu points\n", cfg.min_rise);
+	if (cfg.journal)
+		ksft_print_msg("ext4 data=journal: the file's page cache in base pages\n");
+	if (cfg.trace)
+		ksft_print_msg("MGLRU mode traced: %s of the workers, lru_gen every %d ms\n",
+			       EVENT, SAMPLE_MS);
 }
 
 static const struct mglru_scenario scenario = {

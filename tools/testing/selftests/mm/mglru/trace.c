@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The records of one trace event for one task, through perf_event_open():
- * an event on each CPU, filtered on the task's pid, each with a ring
+ * The records of one trace event for a few tasks, through perf_event_open():
+ * an event on each CPU, filtered on the tasks' pids, each with a ring
  * buffer of raw samples. Nothing of tracefs is written, so a tracing setup
  * someone else is using stays as it is, and nothing outlives the run: the
  * events go with their file descriptors, however the run ends.
@@ -11,9 +11,8 @@
  * crashed QEMU TCG guests (an INT3 seen after its patch was done), while
  * the event's own call site runs only when the task is traced.
  *
- * tracefs is only read, for the event's id and format; where it is not
- * mounted, it is mounted in the scratch directory for the run alone (the
- * storage's teardown unmounts it).
+ * tracefs is only read, for the event's id and format (mglru_tracefs(): the
+ * system's, else the run's own).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -24,16 +23,10 @@
 #include <linux/perf_event.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
-#include <sys/mount.h>
-#include <sys/stat.h>
 #include <sys/syscall.h>
-#include <sys/vfs.h>
 
 #include "mglru.h"
 
-#ifndef TRACEFS_MAGIC
-#define TRACEFS_MAGIC	0x74726163
-#endif
 #define MAX_CPUS	1024
 #define RING_PAGES	16	/* drained every 0.1 s: room for seconds */
 
@@ -43,28 +36,6 @@ static struct {
 	struct perf_event_mmap_page *ring[MAX_CPUS];
 	size_t page;
 } tp;
-
-static bool is_tracefs(const char *dir)
-{
-	struct statfs sfs;
-
-	return !statfs(dir, &sfs) && sfs.f_type == TRACEFS_MAGIC;
-}
-
-/* the system's tracefs, else one mounted in the scratch directory */
-static const char *tracefs(void)
-{
-	if (is_tracefs("/sys/kernel/tracing"))
-		return "/sys/kernel/tracing";
-	if (mglru_scratch_refusal() ||
-	    (mkdir(MGLRU_TRACEFS, 0700) && errno != EEXIST))
-		return NULL;
-	if (!is_tracefs(MGLRU_TRACEFS) &&
-	    mount("tracefs", MGLRU_TRACEFS, "tracefs",
-		  MS_NOSUID | MS_NODEV | MS_NOEXEC | MS_RDONLY, NULL))
-		return NULL;
-	return MGLRU_TRACEFS;
-}
 
 /* the offset of the field @name in the event's raw record, or -1 */
 int mglru_trace_field(const char *name)
@@ -85,20 +56,22 @@ int mglru_trace_field(const char *name)
 }
 
 /*
- * Sample every @event ("<system>/<name>") of the task @pid from now on:
- * 0, -1, or KSFT_SKIP where the kernel has no perf events, no tracefs or
- * no such event.
+ * Sample every @event ("<system>/<name>") of the @nr tasks @pids from now
+ * on: 0, -1, or KSFT_SKIP where the kernel has no perf events, no tracefs
+ * or no such event. On -1 the events opened so far stay open until
+ * mglru_trace_close(), which the caller calls once its tasks are gone.
  */
-int mglru_trace_open(const char *event, pid_t pid)
+int mglru_trace_open(const char *event, const pid_t *pids, int nr)
 {
 	struct perf_event_attr attr = {
 		.type = PERF_TYPE_TRACEPOINT, .size = sizeof(attr),
 		.sample_period = 1, .sample_type = PERF_SAMPLE_RAW,
 		.disabled = 1,
 	};
-	const char *fs = tracefs();
-	char path[MGLRU_PATH_LEN + 8], id[32], filter[32];
-	int cpu, fd, cpus = sysconf(_SC_NPROCESSORS_CONF);
+	const char *fs = mglru_tracefs();
+	char path[MGLRU_PATH_LEN + 8], id[32], filter[128] = "";
+	int i, cpu, fd, cpus = sysconf(_SC_NPROCESSORS_CONF);
+	size_t len = 0;
 
 	if (access("/proc/sys/kernel/perf_event_paranoid", F_OK))
 		return mglru_skip("perf events not available (CONFIG_PERF_EVENTS=n?)");
@@ -110,7 +83,14 @@ int mglru_trace_open(const char *event, pid_t pid)
 		return mglru_skip("trace event %s not available (CONFIG_EVENT_TRACING=n?)",
 				  event);
 	attr.config = strtoull(id, NULL, 10);
-	snprintf(filter, sizeof(filter), "common_pid == %d", pid);
+	for (i = 0; i < nr && len < sizeof(filter); i++)
+		len += snprintf(filter + len, sizeof(filter) - len,
+				"%scommon_pid == %d", i ? " || " : "", pids[i]);
+	if (!nr || len >= sizeof(filter)) {
+		ksft_print_msg("perf event %s: %d tasks, too many for a filter\n",
+			       event, nr);
+		return -1;
+	}
 	tp.page = sysconf(_SC_PAGESIZE);
 	for (cpu = 0; cpu < cpus && cpu < MAX_CPUS; cpu++) {
 		fd = syscall(__NR_perf_event_open, &attr, -1, cpu, -1,
@@ -129,6 +109,8 @@ int mglru_trace_open(const char *event, pid_t pid)
 		    ioctl(fd, PERF_EVENT_IOC_ENABLE, 0)) {
 			ksft_print_msg("perf event %s on CPU %d: %s\n", event,
 				       cpu, strerror(errno));
+			if (tp.ring[tp.nr] != MAP_FAILED)
+				munmap(tp.ring[tp.nr], (RING_PAGES + 1) * tp.page);
 			if (fd >= 0)
 				close(fd);
 			return -1;
