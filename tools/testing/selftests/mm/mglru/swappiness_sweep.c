@@ -23,7 +23,7 @@
  * passed to shrink_folio_list() for the two workers (the event
  * vmscan:mm_vmscan_lru_shrink_inactive), and every 0.5 s, from debugfs's
  * lru_gen, whether each type had pages in the generations eviction may
- * take (all but the two youngest).
+ * take (all but the two youngest), and how far max_seq advanced (aging).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -68,6 +68,7 @@ static struct {
 	bool on;
 	int priority_off, flags_off;
 	long passes[2], def_passes, samples, no_evictable[2], lost;
+	unsigned long first_seq, last_seq;	/* max_seq at the samples */
 	int min_priority;
 	char lru_gen[MGLRU_PATH_LEN];
 } probe;
@@ -139,8 +140,12 @@ static void count_pass(const char *raw, void *arg)
 		probe.min_priority = priority;
 }
 
-/* add one node's generations (oldest first, max_seq last) to @old */
-static void add_evictable(unsigned long (*gen)[3], int n, unsigned long *old)
+/*
+ * Add one node's generations (oldest first, max_seq last) to @old; its
+ * max_seq to @max_seq if that has none yet.
+ */
+static void add_evictable(unsigned long (*gen)[3], int n, unsigned long *old,
+			  unsigned long *max_seq)
 {
 	int i;
 
@@ -148,6 +153,8 @@ static void add_evictable(unsigned long (*gen)[3], int n, unsigned long *old)
 		old[0] += gen[i][1];
 		old[1] += gen[i][2];
 	}
+	if (n && !*max_seq)
+		*max_seq = gen[n - 1][0];
 }
 
 /*
@@ -158,6 +165,7 @@ static void add_evictable(unsigned long (*gen)[3], int n, unsigned long *old)
 static void sample_gens(const char *cg)
 {
 	unsigned long seq, anon, file, old[2] = {}, gen[MAX_NR_GENS][3];
+	unsigned long max_seq = 0;
 	char line[512], name[MGLRU_PATH_LEN];
 	const char *rel = strstr(cg, "/" MGLRU_NAME "/");
 	bool ours = false, found = false;
@@ -178,7 +186,7 @@ static void sample_gens(const char *cg)
 		} else if (!ours) {
 			continue;
 		} else if (!strncmp(line, " node ", 6)) {
-			add_evictable(gen, n, old);
+			add_evictable(gen, n, old, &max_seq);
 			n = 0;
 		} else if (n < MAX_NR_GENS &&
 			   sscanf(line, "%lu %*u %lu %lu", &seq, &anon, &file) == 3) {
@@ -191,7 +199,10 @@ static void sample_gens(const char *cg)
 		fclose(f);
 	if (!found)
 		return;
-	add_evictable(gen, n, old);
+	add_evictable(gen, n, old, &max_seq);
+	if (!probe.samples)
+		probe.first_seq = max_seq;
+	probe.last_seq = max_seq;
 	probe.samples++;
 	probe.no_evictable[0] += !old[0];
 	probe.no_evictable[1] += !old[1];
@@ -293,6 +304,10 @@ static void probe_metrics(struct mglru_ctx *ctx, unsigned long value)
 	mglru_metric(ctx, key, "%d", probe.min_priority);
 	snprintf(key, sizeof(key), "swp%lu_gen_samples", value);
 	mglru_metric(ctx, key, "%ld", probe.samples);
+	/* the aging runs of the memcg's first node between the samples */
+	snprintf(key, sizeof(key), "swp%lu_max_seq_advance", value);
+	mglru_metric(ctx, key, "%ld", probe.samples ?
+		     (long)(probe.last_seq - probe.first_seq) : -1L);
 	snprintf(key, sizeof(key), "swp%lu_no_evictable_anon", value);
 	mglru_metric(ctx, key, "%ld", probe.no_evictable[0]);
 	snprintf(key, sizeof(key), "swp%lu_no_evictable_file", value);
