@@ -239,8 +239,7 @@ static const char * const dd_argv[] = {
 
 static int exec_dd(void *unused)
 {
-	while (!__atomic_load_n(go, __ATOMIC_ACQUIRE))
-		mglru_sleep_ms(1);
+	mglru_hold(go);
 	return mglru_exec_argv((void *)dd_argv);
 }
 

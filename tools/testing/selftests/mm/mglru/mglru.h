@@ -113,6 +113,7 @@ pid_t mglru_spawn_argv(const char *cg, const char * const *argv);
 int mglru_wait(pid_t pid, int *status, double timeout_s);
 void mglru_kill(pid_t pid);
 void *mglru_shared_alloc(size_t size);
+void mglru_hold(const int *go);
 char *mglru_map_file(const char *path, size_t size);
 void mglru_touch(char *p, size_t size, size_t stride, bool write);
 

@@ -27,6 +27,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,12 +74,6 @@ static struct {
 	char lru_gen[MGLRU_PATH_LEN];
 } probe;
 
-static void wait_go(void)
-{
-	while (!__atomic_load_n(go, __ATOMIC_ACQUIRE))
-		mglru_sleep_ms(1);
-}
-
 static int anon_worker(void *arg)
 {
 	char *p = mmap(NULL, cfg.anon, PROT_READ | PROT_WRITE,
@@ -86,7 +81,7 @@ static int anon_worker(void *arg)
 
 	if (p == MAP_FAILED)
 		return 1;
-	wait_go();
+	mglru_hold(go);
 	for (;;)
 		mglru_touch(p, cfg.anon, getpagesize(), true);
 	return 0;
@@ -98,7 +93,7 @@ static int file_reader(void *arg)
 
 	if (!map)
 		return 1;
-	wait_go();
+	mglru_hold(go);
 	for (;;)
 		mglru_touch(map, setup.data_size, getpagesize(), false);
 	return 0;
@@ -124,6 +119,20 @@ static bool stop(pid_t pid)
 		return true;
 	mglru_kill(pid);
 	return false;
+}
+
+/* the metric swp<value>_<name> */
+static void swp_metric(struct mglru_ctx *ctx, unsigned long value,
+		       const char *name, const char *fmt, ...)
+{
+	char key[64], val[64];
+	va_list ap;
+
+	snprintf(key, sizeof(key), "swp%lu_%s", value, name);
+	va_start(ap, fmt);
+	vsnprintf(val, sizeof(val), fmt, ap);
+	va_end(ap);
+	mglru_metric(ctx, key, "%s", val);
 }
 
 static void count_pass(const char *raw, void *arg)
@@ -283,7 +292,6 @@ static int probe_open(const struct mglru_ctx *ctx, pid_t anon, pid_t file)
 static void probe_metrics(struct mglru_ctx *ctx, unsigned long value)
 {
 	long passes = probe.passes[0] + probe.passes[1];
-	char key[64];
 
 	if (!probe.on)
 		return;
@@ -291,29 +299,23 @@ static void probe_metrics(struct mglru_ctx *ctx, unsigned long value)
 	if (!probe.samples)
 		ksft_print_msg("lru_gen: no sample of %s at swappiness %lu\n",
 			       ctx->cg, value);
-	snprintf(key, sizeof(key), "swp%lu_passes_anon", value);
-	mglru_metric(ctx, key, "%ld", probe.passes[0]);
-	snprintf(key, sizeof(key), "swp%lu_passes_file", value);
-	mglru_metric(ctx, key, "%ld", probe.passes[1]);
-	snprintf(key, sizeof(key), "swp%lu_def_priority_pct", value);
+	swp_metric(ctx, value, "passes_anon", "%ld", probe.passes[0]);
+	swp_metric(ctx, value, "passes_file", "%ld", probe.passes[1]);
 	if (passes)
-		mglru_metric(ctx, key, "%.1f", 100.0 * probe.def_passes / passes);
+		swp_metric(ctx, value, "def_priority_pct", "%.1f",
+			   100.0 * probe.def_passes / passes);
 	else
-		mglru_metric(ctx, key, "-1");
-	snprintf(key, sizeof(key), "swp%lu_min_priority", value);
-	mglru_metric(ctx, key, "%d", probe.min_priority);
-	snprintf(key, sizeof(key), "swp%lu_gen_samples", value);
-	mglru_metric(ctx, key, "%ld", probe.samples);
+		swp_metric(ctx, value, "def_priority_pct", "-1");
+	swp_metric(ctx, value, "min_priority", "%d", probe.min_priority);
+	swp_metric(ctx, value, "gen_samples", "%ld", probe.samples);
 	/* the aging runs of the memcg's first node between the samples */
-	snprintf(key, sizeof(key), "swp%lu_max_seq_advance", value);
-	mglru_metric(ctx, key, "%ld", probe.samples ?
-		     (long)(probe.last_seq - probe.first_seq) : -1L);
-	snprintf(key, sizeof(key), "swp%lu_no_evictable_anon", value);
-	mglru_metric(ctx, key, "%ld", probe.no_evictable[0]);
-	snprintf(key, sizeof(key), "swp%lu_no_evictable_file", value);
-	mglru_metric(ctx, key, "%ld", probe.no_evictable[1]);
-	snprintf(key, sizeof(key), "swp%lu_trace_lost", value);
-	mglru_metric(ctx, key, "%ld", probe.lost);
+	swp_metric(ctx, value, "max_seq_advance", "%ld", probe.samples ?
+		   (long)(probe.last_seq - probe.first_seq) : -1L);
+	swp_metric(ctx, value, "no_evictable_anon", "%ld",
+		   probe.no_evictable[0]);
+	swp_metric(ctx, value, "no_evictable_file", "%ld",
+		   probe.no_evictable[1]);
+	swp_metric(ctx, value, "trace_lost", "%ld", probe.lost);
 }
 
 /*
@@ -326,7 +328,7 @@ static void probe_metrics(struct mglru_ctx *ctx, unsigned long value)
 static int measure(struct mglru_ctx *ctx, unsigned long value, double *share,
 		   long *total_anon, long *total_file)
 {
-	char key[64], val[32], path[MGLRU_PATH_LEN + 32];
+	char val[32], path[MGLRU_PATH_LEN + 32];
 	long a0, f0, a1, f1, da, df, act0, act1, sa0, sf0, sa1, sf1;
 	pid_t anon, file;
 	bool died;
@@ -378,27 +380,23 @@ static int measure(struct mglru_ctx *ctx, unsigned long value, double *share,
 	*total_anon += da;
 	*total_file += df;
 	*share = da + df ? 100.0 * da / (da + df) : 0.0;
-	snprintf(key, sizeof(key), "swp%lu_steal_anon", value);
-	mglru_metric(ctx, key, "%ld", da);
-	snprintf(key, sizeof(key), "swp%lu_steal_file", value);
-	mglru_metric(ctx, key, "%ld", df);
-	snprintf(key, sizeof(key), "swp%lu_anon_pct", value);
-	mglru_metric(ctx, key, "%.1f", *share);
+	swp_metric(ctx, value, "steal_anon", "%ld", da);
+	swp_metric(ctx, value, "steal_file", "%ld", df);
+	swp_metric(ctx, value, "anon_pct", "%.1f", *share);
 	/*
 	 * What get_scan_count() chose to scan, as against what reclaim got:
 	 * anon that is scanned but found referenced is kept, not stolen.
 	 */
-	if (sa0 >= 0 && sf0 >= 0 && sa1 >= 0 && sf1 >= 0) {
-		snprintf(key, sizeof(key), "swp%lu_scan_anon_pct", value);
-		mglru_metric(ctx, key, "%.1f", sa1 - sa0 + sf1 - sf0 ?
-			     100.0 * (sa1 - sa0) / (sa1 - sa0 + sf1 - sf0) : 0.0);
-	}
+	if (sa0 >= 0 && sf0 >= 0 && sa1 >= 0 && sf1 >= 0)
+		swp_metric(ctx, value, "scan_anon_pct", "%.1f",
+			   sa1 - sa0 + sf1 - sf0 ?
+			   100.0 * (sa1 - sa0) / (sa1 - sa0 + sf1 - sf0) : 0.0);
 	/*
 	 * File refaults that activated: with none, the classic LRU's
 	 * cache_trim_mode reclaims file only, whatever the swappiness.
 	 */
-	snprintf(key, sizeof(key), "swp%lu_activate_file", value);
-	mglru_metric(ctx, key, "%ld", act0 < 0 || act1 < 0 ? -1 : act1 - act0);
+	swp_metric(ctx, value, "activate_file", "%ld",
+		   act0 < 0 || act1 < 0 ? -1 : act1 - act0);
 	return KSFT_PASS;
 }
 

@@ -303,6 +303,13 @@ void mglru_kill(pid_t pid)
 		;
 }
 
+/* Wait until the parent sets *@go: a child held until it is traced. */
+void mglru_hold(const int *go)
+{
+	while (!__atomic_load_n(go, __ATOMIC_ACQUIRE))
+		mglru_sleep_ms(1);
+}
+
 /* shared with the children, populated here so that they never charge it */
 void *mglru_shared_alloc(size_t size)
 {
