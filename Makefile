@@ -53,6 +53,8 @@
 #                     needs) or single (single-threaded TCG)
 #   TCG_THREAD=single QEMU's TCG single-threaded (multi, its default, when
 #                     unset): no emulator crash, slower guests (doc/runner.rst)
+#   GUEST_APPEND="a=b" kernel parameters added to the guest's command line (a
+#                     run-time switch of the kernel under test: mitigations=off)
 #   PROVOKE_FLIPS=N   make kselftest: N MGLRU flips under load before the
 #                     first boot's runs, to provoke the emulator's crash
 #                     and see the retry (validation only)
@@ -72,7 +74,7 @@
 
 JOBS ?= $(shell nproc)
 export KERNEL KDIR EXPECT GUEST ARCH ACCEL JOBS MEM CPUS HZ TESTS REPEAT LRU_MODE KUNIT_ARCH KUNIT_SANITIZE VARIANT CACHE \
-	RESULTS EQUIVALENT MATRIX_ROWS INTERLEAVE KERNELS TEST_ARGS BASE_CONFIG SAMPLE LIMIT MUTATION_IDS MUTATION_WORK WORKERS OUT KILLS BOOTS FLIPS MITIGATION PROVOKE_FLIPS TCG_THREAD
+	RESULTS EQUIVALENT MATRIX_ROWS INTERLEAVE KERNELS TEST_ARGS BASE_CONFIG SAMPLE LIMIT MUTATION_IDS MUTATION_WORK WORKERS OUT KILLS BOOTS FLIPS MITIGATION PROVOKE_FLIPS TCG_THREAD GUEST_APPEND
 export LAVA_JOBS_DIR LAVA_KERNEL_URL LAVA_ROOTFS_URL LAVA_MODULES_URL \
 	LAVA_TESTDEF_REPO LAVA_TESTDEF_REVISION LAVA_KSELFTEST_DIR LAVA_COMPARE
 

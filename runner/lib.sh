@@ -666,6 +666,16 @@ check_tcg_thread()
 	esac
 }
 
+# GUEST_APPEND: kernel command line words added to the guest's boot, to
+# try a run-time switch of the kernel (mitigations=off, preempt=none):
+# name=value words only, nothing the shell or QEMU would read otherwise.
+check_guest_append()
+{
+	[ -n "${GUEST_APPEND:-}" ] || return 0
+	[[ $GUEST_APPEND =~ ^[A-Za-z0-9_.,=:-]+(\ [A-Za-z0-9_.,=:-]+)*$ ]] ||
+		die "GUEST_APPEND=$GUEST_APPEND: expected kernel parameters (name or name=value, spaced)"
+}
+
 check_mitigation()
 {
 	case ${MITIGATION:-none} in

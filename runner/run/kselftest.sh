@@ -51,8 +51,9 @@ ksft_cmd()
 GUEST_ACCEL=${GUEST_ACCEL:-$(pick_accel)} || exit 1
 export GUEST_ACCEL
 echo "$GUEST_ACCEL" >"$results/accel"
-rm -f "$results/tcg-thread" "$results/test-args"
+rm -f "$results/tcg-thread" "$results/test-args" "$results/guest-append"
 [ -z "${TEST_ARGS:-}" ] || echo "$TEST_ARGS" >"$results/test-args"
+[ -z "${GUEST_APPEND:-}" ] || echo "$GUEST_APPEND" >"$results/guest-append"
 [ "$GUEST_ACCEL" != tcg ] || echo "${TCG_THREAD:-multi}" >"$results/tcg-thread"
 
 repeat=${REPEAT:-1}

@@ -22,7 +22,7 @@ all|kunit|kselftest|vm-shell|selftest-check|emulator-stress) ;;
 *) die "suite.sh: unknown job '$what' (all, kunit, kselftest, vm-shell, selftest-check or emulator-stress)" ;;
 esac
 # each variable a job uses, before any slow work
-check_inputs KDIR KERNEL EXPECT GUEST_KERNEL GUEST BASE_CONFIG HZ ACCEL ARCH JOBS MEM CPUS TCG_THREAD
+check_inputs KDIR KERNEL EXPECT GUEST_KERNEL GUEST BASE_CONFIG HZ ACCEL ARCH JOBS MEM CPUS TCG_THREAD GUEST_APPEND
 case $what in
 kunit) check_inputs KUNIT_ARCH KUNIT_SANITIZE ;;
 all) check_inputs KUNIT_ARCH KUNIT_SANITIZE TESTS LRU_MODE TEST_ARGS REPEAT PROVOKE_FLIPS ;;

@@ -161,6 +161,11 @@ def main():
         # make kselftest TEST_ARGS=...: a control's arguments
         with open(test_args) as f:
             summary['test_args'] = f.read().strip()
+    guest_append = os.path.join(res, 'guest-append')
+    if os.path.exists(guest_append):
+        # make kselftest GUEST_APPEND=...: kernel parameters of the boots
+        with open(guest_append) as f:
+            summary['guest_append'] = f.read().strip()
     provoked = os.path.join(res, 'provoke-flips')
     if os.path.exists(provoked):
         # make kselftest PROVOKE_FLIPS=N: the emulator's crash provoked

@@ -40,18 +40,21 @@ shift 2
 # vng_args ACCEL: virtme-ng's arguments, in the array vng_argv. TCG_THREAD
 # (single|multi) picks QEMU's TCG threading, multi by default for x86 on
 # x86; GUEST_QUIET=1 keeps udev from loading any module at boot
-# (emulator-stress's mitigation: fewer live patches of the kernel text).
+# (emulator-stress's mitigation: fewer live patches of the kernel text);
+# GUEST_APPEND adds kernel parameters (checked by check_guest_append).
 QUIET_APPEND=modprobe.blacklist=kvm_amd,kvm_intel,kvm,ccp,sr_mod,cdrom,sg,ahci,libahci,libata,iTCO_wdt,intel_pmc_bxt,i6300esb,watchdog,i2c_i801,lpc_ich,psmouse,serio_raw,evdev,pcspkr,aesni_intel,qemu_fw_cfg,button
 vng_args()
 {
-	local accel=$1
+	local accel=$1 append=${GUEST_APPEND:-}
 
 	vng_argv=(-r "$kernel" --memory "$MEM" --cpus "$CPUS" --user root)
+	[ "$accel" = tcg ] && [ "${GUEST_QUIET:-0}" != 0 ] &&
+		append="$QUIET_APPEND${append:+ $append}"
+	[ -z "$append" ] || vng_argv+=(--append "$append")
 	[ "$accel" = tcg ] || return 0
 	check_tcg_thread
 	vng_argv+=(--disable-kvm)
 	[ -z "${TCG_THREAD:-}" ] || vng_argv+=("--qemu-opts=-accel tcg,thread=$TCG_THREAD")
-	[ "${GUEST_QUIET:-0}" = 0 ] || vng_argv+=(--append "$QUIET_APPEND")
 }
 
 # guest ACCEL TIMEOUT DIR CMD: boot, run CMD with its output in DIR, power off.
