@@ -12,6 +12,9 @@
  * reclaim keeps to the type it has been reclaiming: a workload carried
  * from one value to the next measures its history, not the swappiness.
  * Precondition: both anon and file pages were reclaimed during the sweep.
+ * Each value also reports the passes each worker made over its memory in
+ * the measured period (laps_anon, laps_file): a type that is gone over
+ * between two agings of the memcg is young at each of them.
  *
  * -J 1 mounts the ext4 with data=journal, which gives the file's page cache
  * base pages only: on a kernel with large page-cache folios (THP=y) the
@@ -63,6 +66,8 @@ static const char *file_path;
 
 /* the workers, held until they are traced: they wait for *go */
 static int *go;
+/* passes each worker made over its memory: anon, file */
+static long *laps;
 
 /* -T 1: the measured period's eviction passes and generation samples */
 static struct {
@@ -82,8 +87,10 @@ static int anon_worker(void *arg)
 	if (p == MAP_FAILED)
 		return 1;
 	mglru_hold(go);
-	for (;;)
+	for (;;) {
 		mglru_touch(p, cfg.anon, getpagesize(), true);
+		__atomic_add_fetch(&laps[0], 1, __ATOMIC_RELAXED);
+	}
 	return 0;
 }
 
@@ -94,8 +101,10 @@ static int file_reader(void *arg)
 	if (!map)
 		return 1;
 	mglru_hold(go);
-	for (;;)
+	for (;;) {
 		mglru_touch(map, setup.data_size, getpagesize(), false);
+		__atomic_add_fetch(&laps[1], 1, __ATOMIC_RELAXED);
+	}
 	return 0;
 }
 
@@ -330,6 +339,7 @@ static int measure(struct mglru_ctx *ctx, unsigned long value, double *share,
 {
 	char val[32], path[MGLRU_PATH_LEN + 32];
 	long a0, f0, a1, f1, da, df, act0, act1, sa0, sf0, sa1, sf1;
+	long la0, lf0;
 	pid_t anon, file;
 	bool died;
 	int ret;
@@ -359,11 +369,18 @@ static int measure(struct mglru_ctx *ctx, unsigned long value, double *share,
 	sa0 = mglru_vmstat("pgscan_anon");
 	sf0 = mglru_vmstat("pgscan_file");
 	act0 = mglru_memcg_stat(ctx->cg, "workingset_activate_file");
+	la0 = __atomic_load_n(&laps[0], __ATOMIC_RELAXED);
+	lf0 = __atomic_load_n(&laps[1], __ATOMIC_RELAXED);
 	period(ctx->cg, cfg.period_s * 1000, true);
 	reclaimed(&a1, &f1);
 	sa1 = mglru_vmstat("pgscan_anon");
 	sf1 = mglru_vmstat("pgscan_file");
 	act1 = mglru_memcg_stat(ctx->cg, "workingset_activate_file");
+	/* how fast each worker went over its memory: the regime's pace */
+	swp_metric(ctx, value, "laps_anon", "%ld",
+		   __atomic_load_n(&laps[0], __ATOMIC_RELAXED) - la0);
+	swp_metric(ctx, value, "laps_file", "%ld",
+		   __atomic_load_n(&laps[1], __ATOMIC_RELAXED) - lf0);
 	probe_metrics(ctx, value);
 	died = stop(anon) | stop(file);
 	/* the workers gone before their events: removal patches the call site */
@@ -413,7 +430,8 @@ static int run(struct mglru_ctx *ctx)
 		return -1;
 	file_path = ctx->file;
 	go = mglru_shared_alloc(sizeof(*go));
-	if (!go)
+	laps = mglru_shared_alloc(2 * sizeof(*laps));
+	if (!go || !laps)
 		return -1;
 	for (i = 0; i < cfg.nr_values; i++) {
 		ret = measure(ctx, cfg.values[i], &share[i], &total_anon,
