@@ -668,12 +668,22 @@ check_tcg_thread()
 
 # GUEST_APPEND: kernel command line words added to the guest's boot, to
 # try a run-time switch of the kernel (mitigations=off, preempt=none):
-# name=value words only, nothing the shell or QEMU would read otherwise.
+# name or name=value words only, nothing the shell or QEMU would read, no
+# "--" (which would hand virtme-ng's own init= to init) and none of the
+# parameters virtme-ng boots the guest with.
 check_guest_append()
 {
+	local w
+
 	[ -n "${GUEST_APPEND:-}" ] || return 0
-	[[ $GUEST_APPEND =~ ^[A-Za-z0-9_.,=:-]+(\ [A-Za-z0-9_.,=:-]+)*$ ]] ||
-		die "GUEST_APPEND=$GUEST_APPEND: expected kernel parameters (name or name=value, spaced)"
+	[[ $GUEST_APPEND =~ ^[A-Za-z0-9_][A-Za-z0-9_.,=:-]*(\ [A-Za-z0-9_][A-Za-z0-9_.,=:-]*)*$ ]] ||
+		die "GUEST_APPEND=${GUEST_APPEND@Q}: expected kernel parameters (name or name=value, spaced)"
+	for w in $GUEST_APPEND; do
+		case $w in
+		init=*|rdinit=*|virtme*|console=*|panic=*)
+			die "GUEST_APPEND: $w is virtme-ng's to set" ;;
+		esac
+	done
 }
 
 check_mitigation()

@@ -37,10 +37,14 @@ fast_error "REPEAT zero" "REPEAT=0" env REPEAT=0 runner/run/suite.sh kselftest
 fast_error "JOBS not a number" "JOBS=many" env JOBS=many runner/run/suite.sh kunit
 fast_error "KUNIT_ARCH unknown" "KUNIT_ARCH=sparc" env KUNIT_ARCH=sparc runner/run/suite.sh kunit
 fast_error "KUNIT_SANITIZE unknown" "KUNIT_SANITIZE=2: 0 or 1" env KUNIT_SANITIZE=2 runner/run/suite.sh kunit
-fast_error "GUEST_APPEND with a quote" "GUEST_APPEND=a='b: expected kernel parameters" \
+fast_error "GUEST_APPEND with a quote" "GUEST_APPEND=.*b'*: expected kernel parameters" \
 	env GUEST_APPEND="a='b" runner/run/suite.sh kselftest
-fast_error "GUEST_APPEND with a command" "GUEST_APPEND=a;reboot: expected kernel parameters" \
+fast_error "GUEST_APPEND with a command" "GUEST_APPEND='a;reboot': expected kernel parameters" \
 	env GUEST_APPEND="a;reboot" runner/run/suite.sh kselftest
+fast_error "GUEST_APPEND with --" "GUEST_APPEND='--': expected kernel parameters" \
+	env GUEST_APPEND="--" runner/run/suite.sh kselftest
+fast_error "GUEST_APPEND with init=" "GUEST_APPEND: init=1 is virtme-ng's" \
+	env GUEST_APPEND="quiet init=1" runner/run/suite.sh kselftest
 fast_error "MEM not a size" "MEM=lots: expected a size" env MEM=lots runner/run/suite.sh kselftest
 fast_error "CPUS zero" "CPUS=0: expected a positive number" env CPUS=0 runner/run/suite.sh kselftest
 expect_error "KDIR missing" "no such directory" \

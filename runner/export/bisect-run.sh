@@ -39,7 +39,7 @@ KDIR=${KDIR:-$(git rev-parse --show-toplevel 2>/dev/null)} ||
 	abort "not in a git kernel tree (run it from one, or set KDIR)"
 REPEAT=${REPEAT:-3}
 # the variables' checks, as for make kselftest, with git bisect run's status
-(check_inputs KDIR REPEAT LRU_MODE VARIANT GUEST_KERNEL HZ ACCEL ARCH JOBS MEM CPUS) || exit 128
+(check_inputs KDIR REPEAT LRU_MODE VARIANT GUEST_KERNEL HZ ACCEL ARCH JOBS MEM CPUS GUEST_APPEND) || exit 128
 [ -n "${TEST:-}" ] || abort "TEST=<kselftest> is required (one of: $(selftest_names | tr '\n' ' '))"
 selftest_names | grep -qx -- "$TEST" ||
 	abort "TEST=$TEST: unknown test (known: $(selftest_names | tr '\n' ' '))"

@@ -587,6 +587,7 @@ class Document:
         env = {'comment': 'virtme-ng QEMU guest' + (f' ({accel})' if accel else '')}
         env_misc = {k: v for k, v in (('accelerator', accel),
                                       ('tcg_thread', s.get('tcg_thread')),
+                                      ('guest_append', s.get('guest_append')),
                                       ('provoke_flips', s.get('provoke_flips')),
                                       ('uname', self.kernel.get('uname'))) if v}
         if env_misc:

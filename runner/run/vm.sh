@@ -47,6 +47,7 @@ vng_args()
 {
 	local accel=$1 append=${GUEST_APPEND:-}
 
+	check_guest_append
 	vng_argv=(-r "$kernel" --memory "$MEM" --cpus "$CPUS" --user root)
 	[ "$accel" = tcg ] && [ "${GUEST_QUIET:-0}" != 0 ] &&
 		append="$QUIET_APPEND${append:+ $append}"

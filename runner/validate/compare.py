@@ -64,6 +64,9 @@ def load(path):
         sys.exit(f'mglru: error: cannot read a run summary from {path}: {e}')
     k = s.get('kernel', {})
     name = f"{k.get('uname', k.get('version', '?'))}/{k.get('variant', '?')}"
+    if s.get('guest_append'):
+        # booted with kernel parameters of its own (GUEST_APPEND)
+        name += f" [{s['guest_append']}]"
     return name, s.get('test_args', ''), {(t['test'], t['mode']): t
                                           for t in s.get('kselftest', [])}
 

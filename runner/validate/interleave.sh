@@ -30,7 +30,7 @@ set -o pipefail
 out=$1
 shift
 export REPEAT=${REPEAT:-10}
-check_inputs REPEAT KDIR KERNEL HZ ACCEL MEM CPUS JOBS TESTS LRU_MODE TEST_ARGS
+check_inputs REPEAT KDIR KERNEL HZ ACCEL MEM CPUS JOBS TESTS LRU_MODE TEST_ARGS GUEST_APPEND
 [ -z "${GUEST_KERNEL:-}" ] || die "GUEST_KERNEL: interleave.sh builds each kernel itself"
 [ "${VARIANT:-default}" = default ] || die "VARIANT: name each kernel's variant as <KERNEL>:<VARIANT>"
 export GUEST=source

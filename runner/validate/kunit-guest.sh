@@ -20,7 +20,7 @@
 export ARCH=x86_64 MEM=${MEM:-4G}
 # the KUnit suite is built into the guest kernel: always from source
 export GUEST=source
-check_inputs KDIR KERNEL VARIANT JOBS MEM CPUS ACCEL
+check_inputs KDIR KERNEL VARIANT JOBS MEM CPUS ACCEL GUEST_APPEND
 [ "${VARIANT:-}" != port ] || die "VARIANT=port: kunit-guest runs a kernel that has the helpers"
 GUEST_BUILD=$CACHE/build/$(tree_name)/guest-kunit-$ARCH
 export GUEST_BUILD

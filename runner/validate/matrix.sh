@@ -23,7 +23,7 @@ set -o pipefail
 matrix=${1:-$SUITE_ROOT/expectations/matrix.txt}
 [ -f "$matrix" ] || die "no matrix file $matrix"
 export REPEAT=${REPEAT:-10}
-check_inputs REPEAT KDIR KERNEL HZ ACCEL MEM CPUS JOBS GUEST_KERNEL
+check_inputs REPEAT KDIR KERNEL HZ ACCEL MEM CPUS JOBS GUEST_KERNEL GUEST_APPEND
 case ${INTERLEAVE:-0} in
 0|1) ;;
 *) die "INTERLEAVE=$INTERLEAVE: 0 or 1" ;;

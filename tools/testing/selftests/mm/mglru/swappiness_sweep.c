@@ -12,9 +12,10 @@
  * reclaim keeps to the type it has been reclaiming: a workload carried
  * from one value to the next measures its history, not the swappiness.
  * Precondition: both anon and file pages were reclaimed during the sweep.
- * Each value also reports the passes each worker made over its memory in
- * the measured period (laps_anon, laps_file): a type that is gone over
- * between two agings of the memcg is young at each of them.
+ * Each value also reports the laps each worker made over its memory in
+ * the measured period (laps_anon, laps_file). Against -T's max_seq
+ * advance: a worker that laps more often than the memcg ages has touched
+ * all of its memory by each aging, which finds that type young.
  *
  * -J 1 mounts the ext4 with data=journal, which gives the file's page cache
  * base pages only: on a kernel with large page-cache folios (THP=y) the
@@ -66,8 +67,10 @@ static const char *file_path;
 
 /* the workers, held until they are traced: they wait for *go */
 static int *go;
-/* passes each worker made over its memory: anon, file */
-static long *laps;
+/* laps each worker made over its memory */
+static struct {
+	long anon, file;
+} *laps;
 
 /* -T 1: the measured period's eviction passes and generation samples */
 static struct {
@@ -89,7 +92,7 @@ static int anon_worker(void *arg)
 	mglru_hold(go);
 	for (;;) {
 		mglru_touch(p, cfg.anon, getpagesize(), true);
-		__atomic_add_fetch(&laps[0], 1, __ATOMIC_RELAXED);
+		__atomic_add_fetch(&laps->anon, 1, __ATOMIC_RELAXED);
 	}
 	return 0;
 }
@@ -103,7 +106,7 @@ static int file_reader(void *arg)
 	mglru_hold(go);
 	for (;;) {
 		mglru_touch(map, setup.data_size, getpagesize(), false);
-		__atomic_add_fetch(&laps[1], 1, __ATOMIC_RELAXED);
+		__atomic_add_fetch(&laps->file, 1, __ATOMIC_RELAXED);
 	}
 	return 0;
 }
@@ -339,7 +342,7 @@ static int measure(struct mglru_ctx *ctx, unsigned long value, double *share,
 {
 	char val[32], path[MGLRU_PATH_LEN + 32];
 	long a0, f0, a1, f1, da, df, act0, act1, sa0, sf0, sa1, sf1;
-	long la0, lf0;
+	long la0, lf0, la1, lf1;
 	pid_t anon, file;
 	bool died;
 	int ret;
@@ -369,18 +372,18 @@ static int measure(struct mglru_ctx *ctx, unsigned long value, double *share,
 	sa0 = mglru_vmstat("pgscan_anon");
 	sf0 = mglru_vmstat("pgscan_file");
 	act0 = mglru_memcg_stat(ctx->cg, "workingset_activate_file");
-	la0 = __atomic_load_n(&laps[0], __ATOMIC_RELAXED);
-	lf0 = __atomic_load_n(&laps[1], __ATOMIC_RELAXED);
+	la0 = __atomic_load_n(&laps->anon, __ATOMIC_RELAXED);
+	lf0 = __atomic_load_n(&laps->file, __ATOMIC_RELAXED);
 	period(ctx->cg, cfg.period_s * 1000, true);
+	la1 = __atomic_load_n(&laps->anon, __ATOMIC_RELAXED);
+	lf1 = __atomic_load_n(&laps->file, __ATOMIC_RELAXED);
 	reclaimed(&a1, &f1);
 	sa1 = mglru_vmstat("pgscan_anon");
 	sf1 = mglru_vmstat("pgscan_file");
 	act1 = mglru_memcg_stat(ctx->cg, "workingset_activate_file");
 	/* how fast each worker went over its memory: the regime's pace */
-	swp_metric(ctx, value, "laps_anon", "%ld",
-		   __atomic_load_n(&laps[0], __ATOMIC_RELAXED) - la0);
-	swp_metric(ctx, value, "laps_file", "%ld",
-		   __atomic_load_n(&laps[1], __ATOMIC_RELAXED) - lf0);
+	swp_metric(ctx, value, "laps_anon", "%ld", la1 - la0);
+	swp_metric(ctx, value, "laps_file", "%ld", lf1 - lf0);
 	probe_metrics(ctx, value);
 	died = stop(anon) | stop(file);
 	/* the workers gone before their events: removal patches the call site */
@@ -430,7 +433,7 @@ static int run(struct mglru_ctx *ctx)
 		return -1;
 	file_path = ctx->file;
 	go = mglru_shared_alloc(sizeof(*go));
-	laps = mglru_shared_alloc(2 * sizeof(*laps));
+	laps = mglru_shared_alloc(sizeof(*laps));
 	if (!go || !laps)
 		return -1;
 	for (i = 0; i < cfg.nr_values; i++) {
