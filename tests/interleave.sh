@@ -83,6 +83,7 @@ cat >"$fake/runner/run/suite.sh" <<'SH'
 #!/bin/bash
 . "$(dirname "$0")/../lib.sh"
 echo "${KERNEL:-?} $VARIANT ${KDIR:-nokdir} ${GUEST_KERNEL:+prebuilt}" >>"$CALLS"
+echo "${BASE_CONFIG:+base}${GUEST_KERNEL:+prebuilt}" >>"$CALLS.base"
 b=$(guest_build_dir) && mkdir -p "$b/arch/x86/boot" &&
 	echo "$VARIANT" >"$b/arch/x86/boot/bzImage" && echo "CONFIG_HZ=250" >"$b/.config"
 printf '{"kernel": {"variant": "%s"}, "kselftest": [{"test": "t", "mode": "mglru",
@@ -114,6 +115,15 @@ s = json.load(open(sys.argv[1]))
 e = s['kselftest'][0]
 assert e['runs'] == 3 and e['all_metrics'] == [{'m': 10}] * 3, e
 PY
+
+# A BASE_CONFIG builds the first run of each kernel; the next ones boot
+# that build, without it (suite.sh refuses the two together).
+printf 'CONFIG_HZ_250=y\n' >"$tmp/base.config"
+rm -f "$CALLS.base"
+expect_rc 0 "two rounds from a BASE_CONFIG" env REPEAT=2 BASE_CONFIG="$tmp/base.config" \
+	"$fake/runner/validate/interleave.sh" "$tmp/based" debian-7.3:aging-busy debian-7.3:default
+printf 'base\nbase\nprebuilt\nprebuilt\n' | diff - "$CALLS.base" >/dev/null ||
+	{ echo "FAIL: BASE_CONFIG went with a prebuilt kernel"; sed 's/^/  | /' "$CALLS.base"; rc=1; }
 
 expect_error "a kernel named twice" "named twice" \
 	runner/validate/interleave.sh "$tmp/out" debian-7.3:aging-busy debian-7.3:aging-busy

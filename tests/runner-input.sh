@@ -132,6 +132,8 @@ fast_error "BASE_CONFIG not a config" "not a kernel config" \
 	env -u KDIR BASE_CONFIG=/etc/hostname runner/run/suite.sh kselftest
 fast_error "BASE_CONFIG with GUEST=binary" "not with GUEST=binary" \
 	env -u KDIR GUEST=binary BASE_CONFIG="$tmp/base.config" runner/run/suite.sh kselftest
+fast_error "interleave: BASE_CONFIG missing" "BASE_CONFIG=/nonexistent: no such file" \
+	env -u KDIR BASE_CONFIG=/nonexistent runner/validate/interleave.sh "$tmp/il" debian-7.3:default debian-7.3:aging-busy
 # a base config builds apart from the others, by its content
 dirs=$(for c in "" "$tmp/base.config"; do
 	env -u KDIR -u GUEST_BUILD KERNEL=debian-7.3 HZ=250 BASE_CONFIG="$c" \

@@ -13,8 +13,8 @@
 # KERNEL is <KERNEL>:<VARIANT> or a VARIANT of KERNEL (KDIR), as the rows of
 # expectations/matrix.txt name them; always built from source (GUEST=source)
 # with the same config, so that only the variant differs.
-# REPEAT (default 10) rounds; TESTS, LRU_MODE, TEST_ARGS, HZ, ACCEL, MEM, CPUS, JOBS:
-# as for make kselftest.
+# REPEAT (default 10) rounds; TESTS, LRU_MODE, TEST_ARGS, HZ, BASE_CONFIG,
+# ACCEL, MEM, CPUS, JOBS: as for make kselftest.
 #
 # Each kernel's runs go to OUT/<kernel>/run-<i>/ (a make kselftest results
 # folder of one run each); each kernel's first run builds it, and the next
@@ -30,7 +30,7 @@ set -o pipefail
 out=$1
 shift
 export REPEAT=${REPEAT:-10}
-check_inputs REPEAT KDIR KERNEL HZ ACCEL MEM CPUS JOBS TESTS LRU_MODE TEST_ARGS GUEST_APPEND
+check_inputs REPEAT KDIR KERNEL HZ ACCEL MEM CPUS JOBS TESTS LRU_MODE TEST_ARGS GUEST_APPEND BASE_CONFIG
 [ -z "${GUEST_KERNEL:-}" ] || die "GUEST_KERNEL: interleave.sh builds each kernel itself"
 [ "${VARIANT:-default}" = default ] || die "VARIANT: name each kernel's variant as <KERNEL>:<VARIANT>"
 export GUEST=source
@@ -58,17 +58,18 @@ t0=$(date +%s)
 # run_one N ROUND: kernel N's run of ROUND
 run_one()
 {
-	local n=$1 round=$2 dir=$out/${dirs[$1]} kenv=() bz
+	local n=$1 round=$2 dir=$out/${dirs[$1]} unset=() kenv=() bz
 	local run=$dir/run-$round
 
 	rm -rf "$run"
 	mkdir -p "$run"
 	# a kernel the row names replaces KDIR, as in matrix.sh
-	[ -z "${names[$n]}" ] || kenv=(-u KDIR KERNEL="${names[$n]}")
-	[ ! -f "$dir/bzImage" ] || kenv+=(GUEST_KERNEL="$dir/bzImage")
+	[ -z "${names[$n]}" ] || { unset=(-u KDIR); kenv=(KERNEL="${names[$n]}"); }
+	# the next rounds boot the first one's build, which BASE_CONFIG made
+	[ ! -f "$dir/bzImage" ] || { unset+=(-u BASE_CONFIG); kenv+=(GUEST_KERNEL="$dir/bzImage"); }
 	note "round $round: ${dirs[$n]}"
 	date +%s >"$run/started"
-	env "${kenv[@]}" VARIANT="${variants[$n]}" REPEAT=1 RESULTS="$run" \
+	env "${unset[@]}" "${kenv[@]}" VARIANT="${variants[$n]}" REPEAT=1 RESULTS="$run" \
 		"$SUITE_ROOT/runner/run/suite.sh" kselftest </dev/null >"$run/suite.log" 2>&1 || true
 	[ -f "$run/summary.json" ] ||
 		die "kernel ${dirs[$n]} produced no summary (see $run/suite.log)"
