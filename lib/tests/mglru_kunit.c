@@ -454,19 +454,20 @@ static const struct mglru_aging_case mglru_aging_cases[] = {
 	},
 	{
 		/*
-		 * only the older type counts: at swappiness 1, where
-		 * get_type_to_scan() selects file, file down to two
-		 * generations does not age while anon keeps an older one
+		 * at swappiness 1 get_type_to_scan() selects file: file at two
+		 * generations beside anon at three, which try_to_inc_min_seq()
+		 * allows, does not age at the default priority, where only the
+		 * older type counts
 		 */
 		.name = "swappiness_1_file_out_of_gens_uses_the_older_type",
-		.swappiness = 1, .priority = 0,
-		.min_seq = { 4, 6 }, .max_seq = 7, .expected = false,
+		.swappiness = 1, .priority = DEF_PRIORITY,
+		.min_seq = { 5, 6 }, .max_seq = 7, .expected = false,
 	},
 	{
-		/* nor anon at MAX_SWAPPINESS while file keeps an older one */
+		/* nor anon at MAX_SWAPPINESS beside file at three */
 		.name = "max_swappiness_anon_out_of_gens_uses_the_older_type",
-		.swappiness = MAX_SWAPPINESS, .priority = 0,
-		.min_seq = { 6, 4 }, .max_seq = 7, .expected = false,
+		.swappiness = MAX_SWAPPINESS, .priority = DEF_PRIORITY,
+		.min_seq = { 6, 5 }, .max_seq = 7, .expected = false,
 	},
 	{
 		.name = "anon_only_looks_at_anon_min_seq_only",
