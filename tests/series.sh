@@ -297,7 +297,8 @@ expect_rc 1 "a cover letter without its base commit is seen" addressed "$tmp/cov
 
 # The fixes the suite proposes, beside the series: each an RFC that
 # applies to the baseline by itself, passes checkpatch.pl --strict, is
-# addressed to mm and says what it fixes.
+# addressed to mm (and a memcg-* one to the memcg maintainers and cgroups)
+# and says what it fixes.
 # shellcheck disable=SC2317
 rfc_addressed()
 {
@@ -307,8 +308,8 @@ rfc_addressed()
 		echo "${1##*/}: not to mm"
 		return 1
 	fi
-	if ! grep -qxF 'Cc: cgroups@vger.kernel.org' "$1" ||
-	   ! grep -qE '^(To|Cc): Johannes Weiner <' "$1"; then
+	if [[ $1 == */rfc-memcg-* ]] && { ! grep -qxF 'Cc: cgroups@vger.kernel.org' "$1" ||
+	   ! grep -qE '^(To|Cc): Johannes Weiner <' "$1"; }; then
 		echo "${1##*/}: not to the memcg maintainers and cgroups"
 		return 1
 	fi
@@ -331,9 +332,15 @@ for d in "${rfcs[@]}"; do
 			expect_rc 0 "checkpatch.pl --strict: rfc ${p##*/}" checkpatch "$p"
 			grep '^total:' "$tmp/out"
 		fi
-		expect_rc 0 "the RFC is addressed to mm and memcg" rfc_addressed "$p"
-		grep -v '^Cc: cgroups@' "$p" >"$tmp/rfc-uncc.patch"
-		expect_rc 1 "an RFC not to cgroups is seen" rfc_addressed "$tmp/rfc-uncc.patch"
+		expect_rc 0 "the RFC $(basename "$d") is addressed" rfc_addressed "$p"
+		grep -v '^Cc: linux-mm@' "$p" >"$tmp/rfc-unmm.patch"
+		expect_rc 1 "an RFC not to linux-mm is seen" rfc_addressed "$tmp/rfc-unmm.patch"
+		if [[ $d == */rfc-memcg-* ]]; then
+			mkdir -p "$tmp/$(basename "$d")"
+			grep -v '^Cc: cgroups@' "$p" >"$tmp/$(basename "$d")/uncc.patch"
+			expect_rc 1 "a memcg RFC not to cgroups is seen" \
+				rfc_addressed "$tmp/$(basename "$d")/uncc.patch"
+		fi
 		[ "${p##*/}" != 0000-cover-letter.patch ] || continue
 		sed '0,/^Signed-off-by: /s//Fixes: the old code\n&/' "$p" >"$tmp/rfc-badfix.patch"
 		expect_rc 1 "an RFC's malformed Fixes: is seen" rfc_addressed "$tmp/rfc-badfix.patch"

@@ -19,11 +19,11 @@
 # Beside it, in OUTDIR/rfc-<variant>/, each fix the suite proposes
 # (RFC_VARIANTS: a validation kernel of patches/variants/ whose patches
 # are for upstream, not INJECTED) as an "[RFC PATCH]" against the same
-# baseline, addressed to whom get_maintainer.pl names for it and, as a
-# change to how a memcg waits for its writeback, to the memcg maintainers
-# and lists (get_maintainer.pl of mm/memcontrol.c). A variant of more than
-# one patch has a cover letter, from its folder's cover-letter.txt (the
-# subject on the first line, then the body).
+# baseline, addressed to whom get_maintainer.pl names for it and, for a
+# change to how a memcg reclaims (a variant named memcg-*), to the memcg
+# maintainers and lists (get_maintainer.pl of mm/memcontrol.c). A variant
+# of more than one patch has a cover letter, from its folder's
+# cover-letter.txt (the subject on the first line, then the body).
 #
 # Patches 2 and 6 add their files to the MGLRU entry of MAINTAINERS. Each
 # patch is addressed to whom scripts/get_maintainer.pl names for it (and
@@ -88,7 +88,7 @@ OPTIONAL_FILES=(.get_maintainer.ignore)
 TREE_DIRS=(Documentation arch include drivers fs init ipc kernel lib scripts)
 MGLRU_SELFTESTS=tools/testing/selftests/mm/mglru
 # the fixes put out as RFCs beside the tests (above)
-RFC_VARIANTS=(memcg-dirty-wait)
+RFC_VARIANTS=(memcg-dirty-wait swappiness-age-preferred)
 # the series' text (above)
 TEXT=$SUITE_ROOT/runner/export/series
 
@@ -393,7 +393,8 @@ series()
 
 # rfc VARIANT OUTDIR: the patches of patches/variants/VARIANT, applied by
 # git am to the baseline on a branch of their own, as "[RFC PATCH]"s in
-# OUTDIR, each addressed to whom get_maintainer.pl names for it
+# OUTDIR, each addressed to whom get_maintainer.pl names for it (and, for a
+# memcg-* variant, to the memcg maintainers)
 rfc()
 {
 	local p n cover=$SUITE_ROOT/patches/variants/$1/cover-letter.txt all
@@ -423,7 +424,7 @@ rfc()
 		in_git . format-patch -q --subject-prefix="RFC PATCH" --base=baseline \
 			--cover-letter --cover-from-description=subject -o "$2" "baseline..rfc-$1"
 	fi
-	all=$(address_patches "$2" memcg) || exit 1
+	all=$(address_patches "$2" "$([[ $1 != memcg-* ]] || echo memcg)") || exit 1
 	# and whom the patches Cc: in their messages (git send-email adds them
 	# to each patch)
 	all=$(printf '%s\n' "$all" &&
