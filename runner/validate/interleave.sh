@@ -58,18 +58,18 @@ t0=$(date +%s)
 # run_one N ROUND: kernel N's run of ROUND
 run_one()
 {
-	local n=$1 round=$2 dir=$out/${dirs[$1]} unset=() kenv=() bz
+	local n=$1 round=$2 dir=$out/${dirs[$1]} drop=() kenv=() bz
 	local run=$dir/run-$round
 
 	rm -rf "$run"
 	mkdir -p "$run"
 	# a kernel the row names replaces KDIR, as in matrix.sh
-	[ -z "${names[$n]}" ] || { unset=(-u KDIR); kenv=(KERNEL="${names[$n]}"); }
+	[ -z "${names[$n]}" ] || { drop=(-u KDIR); kenv=(KERNEL="${names[$n]}"); }
 	# the next rounds boot the first one's build, which BASE_CONFIG made
-	[ ! -f "$dir/bzImage" ] || { unset+=(-u BASE_CONFIG); kenv+=(GUEST_KERNEL="$dir/bzImage"); }
+	[ ! -f "$dir/bzImage" ] || { drop+=(-u BASE_CONFIG); kenv+=(GUEST_KERNEL="$dir/bzImage"); }
 	note "round $round: ${dirs[$n]}"
 	date +%s >"$run/started"
-	env "${unset[@]}" "${kenv[@]}" VARIANT="${variants[$n]}" REPEAT=1 RESULTS="$run" \
+	env "${drop[@]}" "${kenv[@]}" VARIANT="${variants[$n]}" REPEAT=1 RESULTS="$run" \
 		"$SUITE_ROOT/runner/run/suite.sh" kselftest </dev/null >"$run/suite.log" 2>&1 || true
 	[ -f "$run/summary.json" ] ||
 		die "kernel ${dirs[$n]} produced no summary (see $run/suite.log)"
